@@ -1,0 +1,131 @@
+"""Exception types of schedlib.
+
+Every message names what was wrong and where: the field and its value for an
+invalid object, the file, line and field for a malformed workload, the time
+and the jobs concerned for a simulation that cannot progress.
+
+All exceptions derive from [`SchedlibError`][schedlib.errors.SchedlibError],
+so `except SchedlibError` catches every error this library raises on purpose.
+
+Examples
+--------
+>>> err = InvalidValueError("Job.runtime", -5, "must be >= 0")
+>>> str(err)
+'Job.runtime = -5: must be >= 0'
+>>> isinstance(err, ValueError)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+__all__ = [
+    "InvalidValueError",
+    "SchedlibError",
+    "SimulationStuckError",
+    "WorkloadFormatError",
+]
+
+
+class SchedlibError(Exception):
+    """Base class of every error schedlib raises on purpose."""
+
+
+class InvalidValueError(SchedlibError, ValueError):
+    """A value that an object or function cannot accept.
+
+    Parameters
+    ----------
+    field
+        Qualified name of the field or parameter, e.g. `"Job.runtime"` or `"B"`.
+    value
+        The offending value.
+    reason
+        What the value must satisfy, e.g. `"must be >= 0"`.
+
+    Examples
+    --------
+    >>> InvalidValueError("B", 0, "must be >= 1 (B = 0 removes the guarantee)").field
+    'B'
+    """
+
+    def __init__(self, field: str, value: Any, reason: str) -> None:
+        self.field = field
+        self.value = value
+        self.reason = reason
+        super().__init__(f"{field} = {value!r}: {reason}")
+
+
+class WorkloadFormatError(SchedlibError, ValueError):
+    """A workload file that is not what it claims to be.
+
+    Parameters
+    ----------
+    path
+        The file (or `"<stream>"` when reading from an open stream).
+    line
+        1-based line number, or `None` when the error concerns the whole file.
+    message
+        What is wrong; names the field and value when one is at fault.
+    field
+        Name of the offending field, if any.
+    value
+        The offending token, if any.
+
+    Examples
+    --------
+    >>> str(WorkloadFormatError("log.swf", 12, "field 4 (run_time) = 'x': not an integer"))
+    "log.swf:12: field 4 (run_time) = 'x': not an integer"
+    """
+
+    def __init__(
+        self,
+        path: str,
+        line: int | None,
+        message: str,
+        *,
+        field: str | None = None,
+        value: Any = None,
+    ) -> None:
+        self.path = path
+        self.line = line
+        self.field = field
+        self.value = value
+        self.message = message
+        where = f"{path}:{line}" if line is not None else path
+        super().__init__(f"{where}: {message}")
+
+
+class SimulationStuckError(SchedlibError, RuntimeError):
+    """Work remains but the simulation cannot progress.
+
+    Raised by the engine when no event is left (or the event budget is spent)
+    while jobs are unfinished. The message names the time and the stuck jobs.
+
+    Parameters
+    ----------
+    time
+        Simulated time at which the engine gave up.
+    jobs
+        Identifiers of the unfinished jobs.
+    reason
+        Why the engine stopped.
+
+    Examples
+    --------
+    >>> str(SimulationStuckError(10.0, [3, 7], "no event left"))
+    'simulation stuck at t=10.0: no event left; 2 unfinished job(s): 3, 7'
+    """
+
+    def __init__(self, time: float, jobs: Iterable[Any], reason: str) -> None:
+        self.time = time
+        self.jobs = tuple(jobs)
+        self.reason = reason
+        shown = ", ".join(str(j) for j in self.jobs[:20])
+        more = f" (and {len(self.jobs) - 20} more)" if len(self.jobs) > 20 else ""
+        super().__init__(
+            f"simulation stuck at t={time}: {reason}; "
+            f"{len(self.jobs)} unfinished job(s): {shown}{more}"
+        )

@@ -1,0 +1,210 @@
+"""Write a run's per-job records as CSV (Batsim's `out_jobs.csv` layout) or JSON.
+
+The CSV starts with the thirteen columns of Batsim's `out_jobs.csv`, so tools
+that read Batsim output (e.g. evalys) read ours; schedlib's own columns follow.
+
+| column | meaning |
+|---|---|
+| `job_id` | job id |
+| `submission_time` | submit time (s) |
+| `requested_number_of_resources` | processors (processing units) held |
+| `requested_time` | the job's estimate (s), empty if it has none |
+| `success` | 1 if completed, else 0 |
+| `final_state` | Batsim's state name (below) |
+| `starting_time` | first start (s), empty if it never ran |
+| `execution_time` | `finish_time - starting_time` |
+| `finish_time` | end (s) |
+| `waiting_time` | `starting_time - submission_time` |
+| `turnaround_time` | `finish_time - submission_time` |
+| `stretch` | `turnaround_time / execution_time` (empty when execution time is 0) |
+| `allocated_resources` | processors of the last start as an interval set, e.g. `0-3 8` |
+| `state` | schedlib's [`FinalState`][schedlib.model.FinalState] |
+| `reason` | why a job was rejected, killed, ... |
+| `executed` | time spent executing, summed over segments |
+| `preemptions`, `migrations`, `failures` | event counts |
+
+Batsim states: `COMPLETED_SUCCESSFULLY` (completed), `COMPLETED_WALLTIME_REACHED`
+(killed at its requested time), `COMPLETED_FAILED` (failed and given up) and
+`REJECTED` (never ran: unschedulable, rejected by cleaning, or cancelled in the log).
+
+Examples
+--------
+>>> interval_set((0, 1, 2, 3, 8, 10, 11))
+'0-3 8 10-11'
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import IO, Any
+
+from schedlib.errors import InvalidValueError
+from schedlib.metrics import summarize
+from schedlib.model import FinalState, JobOutcome, RunRecord
+from schedlib.tables import jsonable
+
+__all__ = [
+    "BATSIM_COLUMNS",
+    "EXTRA_COLUMNS",
+    "interval_set",
+    "job_rows",
+    "write_csv",
+    "write_json",
+    "write_record",
+]
+
+BATSIM_COLUMNS = (
+    "job_id",
+    "submission_time",
+    "requested_number_of_resources",
+    "requested_time",
+    "success",
+    "final_state",
+    "starting_time",
+    "execution_time",
+    "finish_time",
+    "waiting_time",
+    "turnaround_time",
+    "stretch",
+    "allocated_resources",
+)
+"""The columns of Batsim's `out_jobs.csv`, in its order."""
+
+EXTRA_COLUMNS = ("state", "reason", "executed", "preemptions", "migrations", "failures")
+"""schedlib's columns, after Batsim's."""
+
+_BATSIM_STATE = {
+    FinalState.COMPLETED: "COMPLETED_SUCCESSFULLY",
+    FinalState.KILLED_AT_LIMIT: "COMPLETED_WALLTIME_REACHED",
+    FinalState.FAILED: "COMPLETED_FAILED",
+    FinalState.UNSCHEDULABLE: "REJECTED",
+    FinalState.REJECTED: "REJECTED",
+    FinalState.CANCELLED_IN_LOG: "REJECTED",
+}
+
+
+def interval_set(units: Iterable[int]) -> str:
+    """Write processor ids as a Batsim interval set (`"0-3 8"`).
+
+    Examples
+    --------
+    >>> interval_set([])
+    ''
+    >>> interval_set([5, 1, 2])
+    '1-2 5'
+    """
+    ids = sorted(set(units))
+    parts: list[str] = []
+    i = 0
+    while i < len(ids):
+        j = i
+        while j + 1 < len(ids) and ids[j + 1] == ids[j] + 1:
+            j += 1
+        parts.append(str(ids[i]) if i == j else f"{ids[i]}-{ids[j]}")
+        i = j + 1
+    return " ".join(parts)
+
+
+def _row(o: JobOutcome) -> dict[str, Any]:
+    started = o.start is not None and o.end is not None
+    execution = o.end - o.start if started else None  # type: ignore[operator]
+    turnaround = o.end - o.submit if started else None  # type: ignore[operator]
+    return {
+        "job_id": o.job,
+        "submission_time": o.submit,
+        "requested_number_of_resources": o.procs,
+        "requested_time": o.requested_time,
+        "success": 1 if o.state is FinalState.COMPLETED else 0,
+        "final_state": _BATSIM_STATE.get(o.state, "") if o.state is not None else "",
+        "starting_time": o.start if started else None,
+        "execution_time": execution,
+        "finish_time": o.end if started else None,
+        "waiting_time": o.start - o.submit if started else None,  # type: ignore[operator]
+        "turnaround_time": turnaround,
+        "stretch": turnaround / execution if execution else None,  # type: ignore[operator]
+        "allocated_resources": interval_set(o.place) if started else "",
+        "state": o.state.value if o.state is not None else "unfinished",
+        "reason": o.reason,
+        "executed": o.executed,
+        "preemptions": o.preemptions,
+        "migrations": o.migrations,
+        "failures": o.failures,
+    }
+
+
+def job_rows(record: RunRecord) -> list[dict[str, Any]]:
+    """One dict per job with the columns above, in input order.
+
+    Examples
+    --------
+    >>> from schedlib.model import EventKind as K, Job, JobEvent
+    >>> rec = RunRecord.from_log("fcfs", [Job(1, 0, 2, 10, 4)],
+    ...     [JobEvent(0, 1, K.SUBMIT), JobEvent(1, 1, K.START, (0, 1)),
+    ...      JobEvent(5, 1, K.COMPLETE, (0, 1))], capacity=2)
+    >>> row = job_rows(rec)[0]
+    >>> row["final_state"], row["waiting_time"], row["stretch"], row["allocated_resources"]
+    ('COMPLETED_SUCCESSFULLY', 1, 1.25, '0-1')
+    """
+    return [_row(o) for o in record.outcomes]
+
+
+def write_csv(record: RunRecord, stream: IO[str]) -> None:
+    """Write the per-job CSV to an open text stream."""
+    writer = csv.writer(stream, lineterminator="\n")
+    columns = BATSIM_COLUMNS + EXTRA_COLUMNS
+    writer.writerow(columns)
+    for row in job_rows(record):
+        writer.writerow(["" if row[c] is None else row[c] for c in columns])
+
+
+def write_json(record: RunRecord, stream: IO[str], *, events: bool = False) -> None:
+    """Write the run as one JSON object.
+
+    The object has `algorithm`, `capacity`, `parameters`, `seed`, `summary`
+    (see [`summarize`][schedlib.metrics.summarize]) and `jobs` (the CSV rows);
+    with `events=True` also the full log as `events`.
+    """
+    payload: dict[str, Any] = {
+        "algorithm": record.algorithm,
+        "capacity": record.capacity,
+        "parameters": dict(record.parameters),
+        "seed": record.seed,
+        "summary": summarize(record).as_dict(),
+        "jobs": job_rows(record),
+    }
+    if events:
+        payload["events"] = [
+            {
+                "time": e.time,
+                "job": e.job,
+                "kind": e.kind.value,
+                "place": list(e.place),
+                "task": e.task,
+                "detail": e.detail,
+            }
+            for e in record.events
+        ]
+    json.dump(jsonable(payload), stream, indent=1)
+    stream.write("\n")
+
+
+def write_record(record: RunRecord, path: str | Path) -> None:
+    """Write `record` to `path`, as CSV or JSON according to its suffix.
+
+    Raises
+    ------
+    InvalidValueError
+        If the suffix is neither `.csv` nor `.json`.
+    """
+    target = Path(path)
+    suffix = target.suffix.lower()
+    if suffix not in (".csv", ".json"):
+        raise InvalidValueError("output", str(path), "must end in .csv or .json")
+    with target.open("w", encoding="utf-8", newline="") as stream:
+        if suffix == ".csv":
+            write_csv(record, stream)
+        else:
+            write_json(record, stream)

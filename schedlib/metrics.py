@@ -1,0 +1,282 @@
+"""Metrics of a finished run: functions of its record, never of engine internals.
+
+Per-job metrics take a [`JobOutcome`][schedlib.model.JobOutcome] and return
+`None` for a job that never ran. [`summarize`][schedlib.metrics.summarize]
+aggregates a whole [`RunRecord`][schedlib.model.RunRecord].
+
+Notes
+-----
+For a job with submission time $s$, first start $b$, end $e$ and executed time
+$r$ (the sum of its execution segments; $r = e - b$ when it was never
+interrupted):
+
+| metric | formula |
+|---|---|
+| wait | $w = b - s$ |
+| turnaround | $T = e - s$ |
+| slowdown | $T / r$ (undefined when $r = 0$) |
+| bounded slowdown | $\\max\\left(1, \\dfrac{T}{\\max(r, \\tau)}\\right)$, $\\tau$ = 10 s default |
+
+For a run on $C$ processing units, with $p_j$ units held by job $j$:
+
+$$\\text{makespan} = \\max_j e_j - \\min_j b_j, \\qquad
+U = \\frac{\\sum_j p_j r_j}{C \\cdot \\text{makespan}}$$
+
+over the jobs that ran (the makespan definition is that of Sabin et al.,
+seed 004 §6: last completion minus first start).
+
+References
+----------
+Feitelson, Rudolph, Schwiegelshohn, Sevcik, Wong, "Theory and practice in
+parallel job scheduling", JSSPP 1997 (bounded slowdown).
+
+Examples
+--------
+>>> from schedlib.model import FinalState, JobOutcome
+>>> o = JobOutcome(job=1, submit=0, procs=2, requested_time=100, state=FinalState.COMPLETED,
+...                reason="", start=30, end=35, executed=5, place=(0, 1),
+...                preemptions=0, migrations=0, failures=0)
+>>> wait(o), turnaround(o), slowdown(o), bounded_slowdown(o)
+(30, 35, 7.0, 3.5)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import attrs
+
+from schedlib.model import FinalState, JobOutcome, RunRecord, Time
+from schedlib.validation import require
+
+__all__ = [
+    "Summary",
+    "bounded_slowdown",
+    "makespan",
+    "percentile",
+    "ran",
+    "slowdown",
+    "summarize",
+    "turnaround",
+    "utilisation",
+    "wait",
+]
+
+DEFAULT_BSLD_THRESHOLD: float = 10.0
+"""Default $\\tau$ of the bounded slowdown, in seconds."""
+
+_RAN = frozenset({FinalState.COMPLETED, FinalState.KILLED_AT_LIMIT})
+
+
+def ran(outcome: JobOutcome) -> bool:
+    """Whether the job ran to its end (completed, or killed at its limit).
+
+    Examples
+    --------
+    >>> from schedlib.model import JobOutcome
+    >>> ran(JobOutcome(1, 0, 1, None, FinalState.REJECTED, "too big", None, 0, 0, (), 0, 0, 0))
+    False
+    """
+    return outcome.state in _RAN and outcome.start is not None and outcome.end is not None
+
+
+def wait(outcome: JobOutcome) -> Time | None:
+    """Wait time $b - s$: first start minus submission; `None` if never started."""
+    return None if outcome.start is None else outcome.start - outcome.submit
+
+
+def turnaround(outcome: JobOutcome) -> Time | None:
+    """Turnaround $e - s$ of a job that ran; else `None`."""
+    return outcome.end - outcome.submit if ran(outcome) else None  # type: ignore[operator]
+
+
+def slowdown(outcome: JobOutcome) -> float | None:
+    """Slowdown $T / r$; `None` if the job did not run or executed for 0 s."""
+    t = turnaround(outcome)
+    if t is None or outcome.executed <= 0:
+        return None
+    return t / outcome.executed
+
+
+def bounded_slowdown(
+    outcome: JobOutcome, threshold: float = DEFAULT_BSLD_THRESHOLD
+) -> float | None:
+    """Bounded slowdown $\\max(1, T / \\max(r, \\tau))$; `None` if the job did not run.
+
+    Parameters
+    ----------
+    outcome
+        The job's outcome.
+    threshold
+        $\\tau$ in seconds, `> 0`.
+    """
+    require(threshold, "threshold", greater_than=0)
+    t = turnaround(outcome)
+    if t is None:
+        return None
+    return max(1.0, t / max(outcome.executed, threshold))
+
+
+def makespan(outcomes: Iterable[JobOutcome]) -> Time:
+    """Last end minus first start over the jobs that ran (0 if none ran).
+
+    Examples
+    --------
+    >>> makespan([])
+    0
+    """
+    starts, ends = [], []
+    for o in outcomes:
+        if ran(o):
+            starts.append(o.start)
+            ends.append(o.end)
+    return max(ends) - min(starts) if starts else 0  # type: ignore[operator,type-var]
+
+
+def utilisation(record: RunRecord) -> float:
+    """Share of the capacity used over the makespan, in $[0, 1]$.
+
+    Counts the executed time of every job, including jobs that failed or
+    were preempted (their executed time did occupy processors).
+    """
+    span = makespan(record.outcomes)
+    if span <= 0:
+        return 0.0
+    used = sum(o.procs * o.executed for o in record.outcomes)
+    return used / (record.capacity * span)
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The `q`-th percentile (0-100) by linear interpolation between ranks.
+
+    Returns NaN for an empty sequence.
+
+    Examples
+    --------
+    >>> percentile([1, 2, 3, 4], 50)
+    2.5
+    >>> percentile([5], 90)
+    5.0
+    """
+    require(q, "q", at_least=0, at_most=100)
+    if not values:
+        return math.nan
+    data = sorted(values)
+    pos = (len(data) - 1) * q / 100
+    low = math.floor(pos)
+    high = min(low + 1, len(data) - 1)
+    return float(data[low] + (data[high] - data[low]) * (pos - low))
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else math.nan
+
+
+@attrs.frozen(slots=True)
+class Summary:
+    """Aggregate metrics of one run; means are over the jobs that ran.
+
+    Attributes
+    ----------
+    algorithm
+        Scheduler name.
+    jobs
+        Number of input jobs.
+    completed, killed, failed, unschedulable, rejected, cancelled
+        Jobs per final state (they add up to `jobs` for a correct run).
+    mean_wait, median_wait, max_wait
+        Wait statistics in seconds.
+    mean_turnaround
+        Mean turnaround in seconds.
+    mean_slowdown
+        Mean slowdown over the jobs that executed for more than 0 s.
+    mean_bounded_slowdown
+        Mean bounded slowdown.
+    utilisation
+        See [`utilisation`][schedlib.metrics.utilisation].
+    makespan
+        See [`makespan`][schedlib.metrics.makespan].
+    """
+
+    algorithm: str
+    jobs: int
+    completed: int
+    killed: int
+    failed: int
+    unschedulable: int
+    rejected: int
+    cancelled: int
+    mean_wait: float
+    median_wait: float
+    max_wait: float
+    mean_turnaround: float
+    mean_slowdown: float
+    mean_bounded_slowdown: float
+    utilisation: float
+    makespan: float
+
+    def as_dict(self) -> dict[str, Any]:
+        """The summary as a plain dict (for tables, JSON and CSV)."""
+        return attrs.asdict(self)
+
+
+def summarize(record: RunRecord, *, threshold: float = DEFAULT_BSLD_THRESHOLD) -> Summary:
+    """Aggregate a run record into a [`Summary`][schedlib.metrics.Summary].
+
+    Parameters
+    ----------
+    record
+        A finished run.
+    threshold
+        $\\tau$ of the bounded slowdown, in seconds.
+
+    Returns
+    -------
+    Summary
+        Counts per final state and the means of the per-job metrics.
+
+    Notes
+    -----
+    Complexity: $O(n \\log n)$ for $n$ jobs (the median sorts).
+
+    Examples
+    --------
+    >>> from schedlib.model import EventKind as K, Job, JobEvent, RunRecord
+    >>> jobs = [Job(1, 0, 1, 10, 4), Job(2, 0, 1, 10, 6)]
+    >>> log = [JobEvent(0, 1, K.SUBMIT), JobEvent(0, 2, K.SUBMIT),
+    ...        JobEvent(0, 1, K.START, (0,)), JobEvent(4, 1, K.COMPLETE, (0,)),
+    ...        JobEvent(4, 2, K.START, (0,)), JobEvent(10, 2, K.COMPLETE, (0,))]
+    >>> s = summarize(RunRecord.from_log("fcfs", jobs, log, capacity=1))
+    >>> (s.completed, s.mean_wait, s.mean_turnaround, s.utilisation)
+    (2, 2.0, 7.0, 1.0)
+    """
+    outcomes = record.outcomes
+    counts = {state: 0 for state in FinalState}
+    for o in outcomes:
+        if o.state is not None:
+            counts[o.state] += 1
+    done = [o for o in outcomes if ran(o)]
+    waits = [o.start - o.submit for o in done]  # type: ignore[operator]
+    turns = [o.end - o.submit for o in done]  # type: ignore[operator]
+    slows = [s for s in (slowdown(o) for o in done) if s is not None]
+    bslds = [bounded_slowdown(o, threshold) for o in done]
+    return Summary(
+        algorithm=record.algorithm,
+        jobs=len(outcomes),
+        completed=counts[FinalState.COMPLETED],
+        killed=counts[FinalState.KILLED_AT_LIMIT],
+        failed=counts[FinalState.FAILED],
+        unschedulable=counts[FinalState.UNSCHEDULABLE],
+        rejected=counts[FinalState.REJECTED],
+        cancelled=counts[FinalState.CANCELLED_IN_LOG],
+        mean_wait=_mean(waits),
+        median_wait=percentile(waits, 50),
+        max_wait=float(max(waits)) if waits else math.nan,
+        mean_turnaround=_mean(turns),
+        mean_slowdown=_mean(slows),
+        mean_bounded_slowdown=_mean(bslds),  # type: ignore[arg-type]
+        utilisation=utilisation(record),
+        makespan=float(makespan(outcomes)),
+    )

@@ -1,0 +1,474 @@
+"""Shared immutable types: jobs, clusters, the event log and the run record.
+
+Every type is a frozen attrs class: change goes through `attrs.evolve`, which
+runs the validators again. Types that only one algorithm family uses live in
+that family's module (e.g. availability patterns in `schedlib.availability`);
+this module holds what every family shares.
+
+**Time.** Simulated time is a number of seconds, typed [`Time`][schedlib.model.Time]
+(`float`; Python `int` values are accepted and stay exact). Models fed from SWF
+traces use integer seconds only, so every comparison there is exact. Models
+whose event times are computed (a runtime divided by a speed) compute each
+event time once and store it; they never compare two times computed two
+different ways. See the Background page for the engine's tie rules.
+
+**The log.** A run is described by a tuple of [`JobEvent`][schedlib.model.JobEvent]
+(submit, start, preempt, migrate, fail, complete, ...). Per-job
+[`JobOutcome`][schedlib.model.JobOutcome] values and every metric are functions
+of that log, never of engine internals.
+
+Examples
+--------
+>>> job = Job(id=1, submit=0, procs=4, requested_time=100, runtime=60)
+>>> job.procs
+4
+>>> Job(id=2, submit=0, procs=0, requested_time=100, runtime=60)
+Traceback (most recent call last):
+...
+schedlib.errors.InvalidValueError: Job.procs = 0: must be >= 1
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping
+from typing import Any, Protocol, TypeAlias
+
+import attrs
+
+from schedlib.validation import at_least, finite_at_least
+
+__all__ = [
+    "TERMINAL_STATES",
+    "Cluster",
+    "EventKind",
+    "FinalState",
+    "Job",
+    "JobEvent",
+    "JobId",
+    "JobLike",
+    "JobOutcome",
+    "RunRecord",
+    "Time",
+]
+
+Time: TypeAlias = float
+"""Simulated time in seconds (an `int` is accepted and stays exact)."""
+
+JobId: TypeAlias = int
+"""Job identifier, unique within a workload."""
+
+
+def _optional_int(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+@attrs.frozen(slots=True)
+class Job:
+    """A rigid parallel job, as in a Standard Workload Format trace.
+
+    Attributes
+    ----------
+    id
+        Unique identifier (SWF field 1).
+    submit
+        Submission time in seconds, `>= 0` (SWF field 2).
+    procs
+        Processors the job holds from start to end, `>= 1`.
+    requested_time
+        The user's runtime estimate in seconds, `>= 0` (SWF field 9); the
+        scheduler plans with it and kills the job when it is reached.
+    runtime
+        Actual runtime in seconds, `>= 0` (SWF field 4). Never shown to a
+        scheduling decision; only the engine's model uses it to schedule the
+        completion.
+    user, group
+        Owner identifiers where the trace knows them, else `None`.
+
+    Examples
+    --------
+    >>> Job(id=7, submit=10, procs=2, requested_time=3600, runtime=1200, user=3)
+    Job(id=7, submit=10, procs=2, requested_time=3600, runtime=1200, user=3, group=None)
+    """
+
+    id: JobId = attrs.field(validator=at_least(0))
+    submit: Time = attrs.field(validator=finite_at_least(0))
+    procs: int = attrs.field(validator=at_least(1))
+    requested_time: Time = attrs.field(validator=finite_at_least(0))
+    runtime: Time = attrs.field(validator=finite_at_least(0))
+    user: int | None = attrs.field(default=None, converter=_optional_int)
+    group: int | None = attrs.field(default=None, converter=_optional_int)
+
+
+@attrs.frozen(slots=True)
+class Cluster:
+    """A homogeneous machine of identical processors.
+
+    Attributes
+    ----------
+    processors
+        Number of processors, `>= 1`.
+    name
+        A label used in reports (e.g. `"SDSC-SP2"`).
+
+    Examples
+    --------
+    >>> Cluster(128, "SDSC-SP2")
+    Cluster(processors=128, name='SDSC-SP2')
+    """
+
+    processors: int = attrs.field(validator=at_least(1))
+    name: str = "cluster"
+
+
+class JobLike(Protocol):
+    """What a run record needs to know of an input job.
+
+    Any object with `id` and `submit` attributes qualifies. `procs` (processing
+    units held while executing, default 1) and `requested_time` (default
+    `None`) are read with `getattr` when present.
+    """
+
+    @property
+    def id(self) -> JobId: ...
+
+    @property
+    def submit(self) -> Time: ...
+
+
+class EventKind(enum.Enum):
+    """What happened to a job at one instant.
+
+    Terminal kinds end a job's life and determine its
+    [`FinalState`][schedlib.model.FinalState]: `COMPLETE` (with `task=None`),
+    `KILL`, `ABANDON`, `UNSCHEDULABLE`, `REJECT` and `LOG_CANCELLED`.
+
+    An *execution segment* is opened by `START` and closed by the next
+    `PREEMPT`, `FAIL`, `CANCEL`, `COMPLETE` or `KILL` with the same job, task
+    and place.
+    """
+
+    SUBMIT = "submit"
+    """The job enters the system."""
+    ASSIGN = "assign"
+    """The job is put in the local queue of `place` (not yet running)."""
+    RETURN = "return"
+    """The job is taken back from the local queue of `place` to the scheduler."""
+    START = "start"
+    """The job (or task instance) starts or resumes executing on `place`."""
+    PREEMPT = "preempt"
+    """Execution on `place` stops; progress is kept."""
+    MIGRATE = "migrate"
+    """The (waiting or checkpointed) job moves to `place`."""
+    FAIL = "fail"
+    """Execution on `place` is lost (the resource went down); the job may retry."""
+    CANCEL = "cancel"
+    """An instance or copy on `place` is withdrawn (replica, multi-site copy)."""
+    COMPLETE = "complete"
+    """Finished: a task when `task` is set, else the whole job (terminal)."""
+    KILL = "kill"
+    """Killed on reaching its requested time (terminal)."""
+    ABANDON = "abandon"
+    """Failed and given up (terminal)."""
+    UNSCHEDULABLE = "unschedulable"
+    """Can never run on this system, e.g. larger than any machine (terminal)."""
+    REJECT = "reject"
+    """Rejected before simulation by a workload cleaning policy (terminal)."""
+    LOG_CANCELLED = "cancelled_in_log"
+    """Cancelled before it ran in the original trace (terminal)."""
+
+
+class FinalState(enum.Enum):
+    """How a job's life ended. Every job of a run ends in exactly one."""
+
+    COMPLETED = "completed"
+    KILLED_AT_LIMIT = "killed_at_limit"
+    FAILED = "failed"
+    UNSCHEDULABLE = "unschedulable"
+    REJECTED = "rejected"
+    CANCELLED_IN_LOG = "cancelled_in_log"
+
+
+TERMINAL_STATES: Mapping[EventKind, FinalState] = {
+    EventKind.COMPLETE: FinalState.COMPLETED,
+    EventKind.KILL: FinalState.KILLED_AT_LIMIT,
+    EventKind.ABANDON: FinalState.FAILED,
+    EventKind.UNSCHEDULABLE: FinalState.UNSCHEDULABLE,
+    EventKind.REJECT: FinalState.REJECTED,
+    EventKind.LOG_CANCELLED: FinalState.CANCELLED_IN_LOG,
+}
+"""The final state each terminal event kind gives (`COMPLETE` only with `task=None`)."""
+
+_SEGMENT_ENDS = frozenset(
+    {EventKind.PREEMPT, EventKind.FAIL, EventKind.CANCEL, EventKind.COMPLETE, EventKind.KILL}
+)
+
+
+def _int_tuple(value: Iterable[int]) -> tuple[int, ...]:
+    return tuple(value)
+
+
+def _event_tuple(value: Iterable[JobEvent]) -> tuple[JobEvent, ...]:
+    return tuple(value)
+
+
+def _outcome_tuple(value: Iterable[JobOutcome]) -> tuple[JobOutcome, ...]:
+    return tuple(value)
+
+
+def _any_tuple(value: Iterable[Any]) -> tuple[Any, ...]:
+    return tuple(value)
+
+
+@attrs.frozen(slots=True)
+class JobEvent:
+    """One entry of a run's log.
+
+    Attributes
+    ----------
+    time
+        When it happened.
+    job
+        The job concerned.
+    kind
+        What happened.
+    place
+        Where: processor ids for a parallel job, `(node,)`, `(resource,)` or
+        `(processor,)` for single-place models; `()` when not placed.
+    task
+        Task index for task-level events of multi-task jobs, else `None`.
+    detail
+        Free text: a reason for `UNSCHEDULABLE`/`REJECT`, the origin of a
+        migration, ...
+
+    Examples
+    --------
+    >>> JobEvent(5, 1, EventKind.START, (0, 1))
+    JobEvent(time=5, job=1, kind=<EventKind.START: 'start'>, place=(0, 1), task=None, detail='')
+    """
+
+    time: Time
+    job: JobId
+    kind: EventKind
+    place: tuple[int, ...] = attrs.field(default=(), converter=_int_tuple)
+    task: int | None = None
+    detail: str = ""
+
+
+@attrs.frozen(slots=True)
+class JobOutcome:
+    """What became of one job: a summary of its log entries.
+
+    Attributes
+    ----------
+    job
+        The job's id.
+    submit
+        Submission time.
+    procs
+        Processing units held while executing.
+    requested_time
+        The job's estimate, if it has one.
+    state
+        Final state, or `None` if the log has no terminal event for the job
+        (a correct run never produces that; the invariant checkers report it).
+    reason
+        The terminal event's detail (why a job was rejected, ...).
+    start
+        First start, or `None` if it never ran.
+    end
+        Time of the terminal event, or `None`.
+    executed
+        Total time spent executing, summed over segments (and over task
+        instances for multi-task jobs).
+    place
+        Place of the last start.
+    preemptions, migrations, failures
+        Counts of those events.
+    """
+
+    job: JobId
+    submit: Time
+    procs: int
+    requested_time: Time | None
+    state: FinalState | None
+    reason: str
+    start: Time | None
+    end: Time | None
+    executed: Time
+    place: tuple[int, ...]
+    preemptions: int
+    migrations: int
+    failures: int
+
+
+def _pairs(value: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:
+    items = value.items() if isinstance(value, Mapping) else value
+    return tuple(sorted((str(k), v) for k, v in items))
+
+
+@attrs.frozen(slots=True)
+class RunRecord:
+    """The immutable record of one simulation run.
+
+    Attributes
+    ----------
+    algorithm
+        Name of the scheduler that ran (e.g. `"easy"`).
+    workload
+        The input jobs, in input order (any [`JobLike`][schedlib.model.JobLike]).
+    capacity
+        Processing units of the system (for utilisation).
+    events
+        The log, in the order things happened.
+    outcomes
+        One [`JobOutcome`][schedlib.model.JobOutcome] per input job, in input order.
+    parameters
+        Every other input of the run as sorted `(name, value)` pairs.
+    seed
+        The random seed, if the run used randomness.
+
+    Notes
+    -----
+    Build records with [`RunRecord.from_log`][schedlib.model.RunRecord.from_log],
+    which derives the outcomes from the log.
+    """
+
+    algorithm: str
+    workload: tuple[Any, ...] = attrs.field(converter=_any_tuple)
+    capacity: int
+    events: tuple[JobEvent, ...] = attrs.field(converter=_event_tuple)
+    outcomes: tuple[JobOutcome, ...] = attrs.field(converter=_outcome_tuple)
+    parameters: tuple[tuple[str, Any], ...] = attrs.field(default=(), converter=_pairs)
+    seed: int | None = None
+
+    @classmethod
+    def from_log(
+        cls,
+        algorithm: str,
+        workload: Iterable[Any],
+        events: Iterable[JobEvent],
+        *,
+        capacity: int,
+        parameters: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+    ) -> RunRecord:
+        """Build a record, deriving each job's outcome from the log.
+
+        Parameters
+        ----------
+        algorithm
+            Scheduler name.
+        workload
+            Input jobs, any objects with `id` and `submit` (and optionally
+            `procs`, `requested_time`).
+        events
+            The log.
+        capacity
+            Processing units of the system.
+        parameters
+            Other inputs of the run.
+        seed
+            Random seed, if any.
+
+        Returns
+        -------
+        RunRecord
+            The record. Log entries for jobs not in `workload` are kept in
+            `events` but get no outcome (the invariant checkers report them).
+
+        Notes
+        -----
+        Complexity: $O(n + e)$ for $n$ jobs and $e$ log entries.
+
+        Examples
+        --------
+        >>> jobs = [Job(id=1, submit=0, procs=2, requested_time=10, runtime=5)]
+        >>> log = [JobEvent(0, 1, EventKind.SUBMIT), JobEvent(3, 1, EventKind.START, (0, 1)),
+        ...        JobEvent(8, 1, EventKind.COMPLETE, (0, 1))]
+        >>> record = RunRecord.from_log("fcfs", jobs, log, capacity=4)
+        >>> out = record.outcomes[0]
+        >>> (out.state.value, out.start, out.end, out.executed)
+        ('completed', 3, 8, 5)
+        """
+        jobs = tuple(workload)
+        log = tuple(events)
+        return cls(
+            algorithm=algorithm,
+            workload=jobs,
+            capacity=capacity,
+            events=log,
+            outcomes=_derive_outcomes(jobs, log),
+            parameters=parameters or {},
+            seed=seed,
+        )
+
+    def parameter(self, name: str, default: Any = None) -> Any:
+        """The value of one run parameter, or `default`.
+
+        Examples
+        --------
+        >>> RunRecord.from_log("x", [], [], capacity=1, parameters={"a": 1}).parameter("a")
+        1
+        """
+        for key, value in self.parameters:
+            if key == name:
+                return value
+        return default
+
+    def outcome_map(self) -> dict[JobId, JobOutcome]:
+        """Outcomes keyed by job id (a new dict on each call)."""
+        return {o.job: o for o in self.outcomes}
+
+
+def _derive_outcomes(jobs: tuple[Any, ...], log: tuple[JobEvent, ...]) -> tuple[JobOutcome, ...]:
+    # Accumulators per job: [start, end, state, reason, executed, place, pre, mig, fail]
+    acc: dict[JobId, list[Any]] = {job.id: [None, None, None, "", 0, (), 0, 0, 0] for job in jobs}
+    open_segments: dict[tuple[JobId, int | None, tuple[int, ...]], Time] = {}
+    start_kind, complete_kind = EventKind.START, EventKind.COMPLETE
+    for event in log:
+        a = acc.get(event.job)
+        if a is None:
+            continue
+        kind = event.kind
+        if kind is start_kind:
+            open_segments[(event.job, event.task, event.place)] = event.time
+            if a[0] is None:
+                a[0] = event.time
+            a[5] = event.place
+            continue
+        if kind in _SEGMENT_ENDS:
+            began = open_segments.pop((event.job, event.task, event.place), None)
+            if began is not None:
+                a[4] += event.time - began
+        if kind is EventKind.PREEMPT:
+            a[6] += 1
+        elif kind is EventKind.MIGRATE:
+            a[7] += 1
+        elif kind is EventKind.FAIL:
+            a[8] += 1
+        if kind in TERMINAL_STATES and not (kind is complete_kind and event.task is not None):
+            a[1] = event.time
+            a[2] = TERMINAL_STATES[kind]
+            a[3] = event.detail
+    outcomes = []
+    for job in jobs:
+        a = acc[job.id]
+        outcomes.append(
+            JobOutcome(
+                job=job.id,
+                submit=job.submit,
+                procs=getattr(job, "procs", 1),
+                requested_time=getattr(job, "requested_time", None),
+                state=a[2],
+                reason=a[3],
+                start=a[0],
+                end=a[1],
+                executed=a[4],
+                place=a[5],
+                preemptions=a[6],
+                migrations=a[7],
+                failures=a[8],
+            )
+        )
+    return tuple(outcomes)

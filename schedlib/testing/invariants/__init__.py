@@ -1,0 +1,21 @@
+"""Invariant checkers over run records: plain predicates raising `AssertionError`.
+
+Every checker takes a finished [`RunRecord`][schedlib.model.RunRecord] (plus
+the model inputs it needs) and returns `None` when its property holds. They
+read only the record, so they apply to any scheduler that produces one,
+including yours.
+
+The checkers are grouped by model in submodules and all re-exported here:
+
+- `common`: every model (accounting, lifecycle, capacity).
+- `backfilling`: rigid parallel jobs on one cluster (EASY, conservative).
+- `availability`: resources with planned availability (PGS).
+- `preemption`: multi-resource nodes with preemption and migration.
+- `deferment`: multi-task jobs on a desktop grid (no overtaking).
+"""
+
+from schedlib.testing.invariants.availability import *  # noqa: F403
+from schedlib.testing.invariants.backfilling import *  # noqa: F403
+from schedlib.testing.invariants.common import *  # noqa: F403
+from schedlib.testing.invariants.deferment import *  # noqa: F403
+from schedlib.testing.invariants.preemption import *  # noqa: F403

@@ -1,0 +1,154 @@
+"""Reusable attrs validators and argument checks.
+
+Each raises [`InvalidValueError`][schedlib.errors.InvalidValueError] naming the
+class and field (or the parameter) and the offending value. They are public so
+that users defining their own model types get the same messages.
+
+Examples
+--------
+>>> import attrs
+>>> @attrs.frozen
+... class Box:
+...     size: int = attrs.field(validator=at_least(1))
+>>> Box(0)
+Traceback (most recent call last):
+...
+schedlib.errors.InvalidValueError: Box.size = 0: must be >= 1
+>>> require(3, "B", at_least=1)
+3
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import attrs
+
+from schedlib.errors import InvalidValueError
+
+__all__ = ["at_least", "finite_at_least", "greater_than", "require"]
+
+N = TypeVar("N", int, float)
+Validator = Callable[[Any, "attrs.Attribute[Any]", Any], None]
+
+
+def _name(instance: Any, attribute: attrs.Attribute[Any]) -> str:
+    return f"{type(instance).__name__}.{attribute.name}"
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def at_least(bound: float) -> Validator:
+    """Validator: the value is a number `>= bound` (and not NaN).
+
+    Parameters
+    ----------
+    bound
+        Smallest accepted value.
+
+    Returns
+    -------
+    Callable
+        An attrs validator.
+    """
+
+    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if not _is_number(value) or not value >= bound:
+            raise InvalidValueError(_name(instance, attribute), value, f"must be >= {bound}")
+
+    return check
+
+
+def finite_at_least(bound: float) -> Validator:
+    """Validator: the value is a finite number `>= bound`.
+
+    Parameters
+    ----------
+    bound
+        Smallest accepted value.
+
+    Returns
+    -------
+    Callable
+        An attrs validator.
+    """
+
+    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if not _is_number(value) or not value >= bound or math.isinf(value):
+            raise InvalidValueError(
+                _name(instance, attribute), value, f"must be a finite number >= {bound}"
+            )
+
+    return check
+
+
+def greater_than(bound: float) -> Validator:
+    """Validator: the value is a number strictly greater than `bound`.
+
+    Parameters
+    ----------
+    bound
+        Exclusive lower bound.
+
+    Returns
+    -------
+    Callable
+        An attrs validator.
+    """
+
+    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if not _is_number(value) or not value > bound:
+            raise InvalidValueError(_name(instance, attribute), value, f"must be > {bound}")
+
+    return check
+
+
+def require(
+    value: N,
+    name: str,
+    *,
+    at_least: float | None = None,
+    greater_than: float | None = None,
+    at_most: float | None = None,
+) -> N:
+    """Check a function argument and return it unchanged.
+
+    Parameters
+    ----------
+    value
+        The argument.
+    name
+        Parameter name used in the message.
+    at_least, greater_than, at_most
+        Bounds to enforce (inclusive, exclusive, inclusive).
+
+    Returns
+    -------
+    int or float
+        `value`, so that the call can be used inline.
+
+    Raises
+    ------
+    InvalidValueError
+        If `value` is not a number or breaks a bound.
+
+    Examples
+    --------
+    >>> require(0, "B", at_least=1)
+    Traceback (most recent call last):
+    ...
+    schedlib.errors.InvalidValueError: B = 0: must be >= 1
+    """
+    if not _is_number(value) or value != value:
+        raise InvalidValueError(name, value, "must be a number")
+    if at_least is not None and not value >= at_least:
+        raise InvalidValueError(name, value, f"must be >= {at_least}")
+    if greater_than is not None and not value > greater_than:
+        raise InvalidValueError(name, value, f"must be > {greater_than}")
+    if at_most is not None and not value <= at_most:
+        raise InvalidValueError(name, value, f"must be <= {at_most}")
+    return value
