@@ -184,6 +184,7 @@ def write_json(record: RunRecord, stream: IO[str], *, events: bool = False) -> N
                 "place": list(e.place),
                 "task": e.task,
                 "detail": e.detail,
+                "at": e.at,
             }
             for e in record.events
         ]

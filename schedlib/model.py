@@ -154,6 +154,8 @@ class EventKind(enum.Enum):
     """The job is put in the local queue of `place` (not yet running)."""
     RETURN = "return"
     """The job is taken back from the local queue of `place` to the scheduler."""
+    RESERVE = "reserve"
+    """A reservation is made or moved: the job is promised a start at `at`."""
     START = "start"
     """The job (or task instance) starts or resumes executing on `place`."""
     PREEMPT = "preempt"
@@ -240,11 +242,15 @@ class JobEvent:
     detail
         Free text: a reason for `UNSCHEDULABLE`/`REJECT`, the origin of a
         migration, ...
+    at
+        For `RESERVE`: the start time promised; else `None`.
 
     Examples
     --------
     >>> JobEvent(5, 1, EventKind.START, (0, 1))
-    JobEvent(time=5, job=1, kind=<EventKind.START: 'start'>, place=(0, 1), task=None, detail='')
+    JobEvent(time=5, job=1, kind=<EventKind.START: 'start'>, place=(0, 1), task=None, detail='', at=None)
+    >>> JobEvent(0, 2, EventKind.RESERVE, at=3600).at
+    3600
     """
 
     time: Time
@@ -253,6 +259,7 @@ class JobEvent:
     place: tuple[int, ...] = attrs.field(default=(), converter=_int_tuple)
     task: int | None = None
     detail: str = ""
+    at: Time | None = None
 
 
 @attrs.frozen(slots=True)
