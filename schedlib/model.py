@@ -247,8 +247,8 @@ class JobEvent:
 
     Examples
     --------
-    >>> JobEvent(5, 1, EventKind.START, (0, 1))
-    JobEvent(time=5, job=1, kind=<EventKind.START: 'start'>, place=(0, 1), task=None, detail='', at=None)
+    >>> JobEvent(5, 1, EventKind.START, (0, 1)).place
+    (0, 1)
     >>> JobEvent(0, 2, EventKind.RESERVE, at=3600).at
     3600
     """
