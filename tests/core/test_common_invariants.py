@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from schedlib.model import EventKind as K, Job, JobEvent, RunRecord
+from schedlib.model import EventKind as K
+from schedlib.model import Job, JobEvent, RunRecord
 from schedlib.testing.invariants import (
     check_capacity,
     check_every_job_accounted,
@@ -51,10 +52,10 @@ def test_a_correct_record_passes_every_check() -> None:
     [
         (GOOD[:-1], "job 2 has no terminal event"),
         (
-            GOOD + [JobEvent(7, 2, K.START, (1,))],
+            [*GOOD, JobEvent(7, 2, K.START, (1,))],
             "job 2 has start on \\[1\\] at t=7 after its terminal",
         ),
-        (GOOD + [JobEvent(7, 3, K.SUBMIT)], "names job 3, which is not in the workload"),
+        ([*GOOD, JobEvent(7, 3, K.SUBMIT)], "names job 3, which is not in the workload"),
         ([e for e in GOOD if e.job == 1], "job 2 never appears in the log"),
     ],
 )

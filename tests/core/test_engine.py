@@ -37,10 +37,10 @@ class Script:
         new = tuple(
             Event(event.time + delay, phase, payload, key) for delay, phase, key, payload in spawns
         )
-        return Step(state + ((name, event.time),), events=new, cancel=cancels, wake=wake)
+        return Step((*state, (name, event.time)), events=new, cancel=cancels, wake=wake)
 
     def on_pass(self, state: tuple[Any, ...], now: float) -> Step[tuple[Any, ...]]:
-        return Step(state + (("pass", now),), wake=True)  # wake from a pass is ignored
+        return Step((*state, ("pass", now)), wake=True)  # wake from a pass is ignored
 
     def is_done(self, state: tuple[Any, ...]) -> bool:
         return len(state) >= self.budget

@@ -21,7 +21,8 @@ from schedlib.export import (
     write_record,
 )
 from schedlib.metrics import bounded_slowdown, percentile, summarize
-from schedlib.model import EventKind as K, Job, JobEvent, RunRecord
+from schedlib.model import EventKind as K
+from schedlib.model import Job, JobEvent, RunRecord
 from schedlib.tables import render
 
 
@@ -99,7 +100,7 @@ def test_write_record_chooses_format_by_suffix(tmp_path) -> None:  # type: ignor
     write_record(_record(), tmp_path / "jobs.json")
     assert (tmp_path / "jobs.csv").read_text().startswith("job_id,")
     assert json.loads((tmp_path / "jobs.json").read_text())["algorithm"] == "easy"
-    with pytest.raises(InvalidValueError, match="must end in .csv or .json"):
+    with pytest.raises(InvalidValueError, match=r"must end in \.csv or \.json"):
         write_record(_record(), tmp_path / "jobs.txt")
 
 

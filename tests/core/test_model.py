@@ -8,7 +8,8 @@ import attrs
 import pytest
 
 from schedlib.errors import InvalidValueError
-from schedlib.model import Cluster, EventKind as K, FinalState, Job, JobEvent, RunRecord
+from schedlib.model import Cluster, FinalState, Job, JobEvent, RunRecord
+from schedlib.model import EventKind as K
 
 
 @pytest.mark.parametrize(
@@ -36,7 +37,7 @@ def test_evolve_revalidates_and_types_are_frozen() -> None:
         attrs.evolve(job, procs=-3)
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         job.procs = 3  # type: ignore[misc]
-    with pytest.raises(InvalidValueError, match="Cluster.processors = 0"):
+    with pytest.raises(InvalidValueError, match=r"Cluster\.processors = 0"):
         Cluster(0)
 
 
