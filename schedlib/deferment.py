@@ -1,0 +1,825 @@
+"""Task deferment: multi-job task selection on a desktop grid with no job overtaking.
+
+Seed 003 (Mine et al.) §4. Several users submit jobs of independent tasks
+([`TaskJob`][schedlib.desktopgrid.TaskJob]) to one desktop grid whose
+processors' speeds vary unpredictably. A job $J$ *overtakes* a job $J'$ when
+$J'$ was submitted earlier, $J'$ is strictly smaller, and $J$ finishes first
+(§1). FIFO and round-robin task selection both let jobs overtake (§3); *task
+deferment* forbids it without any prediction of the speeds: when task $T$ of
+job $J$ is selected, it is deferred while
+
+- **C1**: $J$ has at most $B$ unallocated tasks ($T$ included), and
+- **C2**: some job $J'$ strictly smaller than $J$, submitted before $J$ and
+  unfinished when $J$ was submitted, is still unfinished,
+
+with the *task deferment bound* $B \\ge 1$. See the algorithm page of the
+documentation for the proof that no job then overtakes.
+
+A scheduler here is a pure function `GridView -> Selection`
+([`Scheduler`][schedlib.deferment.Scheduler]). The
+[`GridView`][schedlib.deferment.GridView] snapshot holds the unfinished jobs,
+which tasks are allocated and running, and which processors are idle, and
+nothing about processor speeds: look-ahead into the speed histories is
+impossible by construction. [`schedlib.taskfarm`][schedlib.taskfarm] runs a
+scheduler on a grid.
+
+Examples
+--------
+Job 1 (size 3) was submitted before job 2 (size 8); job 2 has a single
+unallocated task left, so with $B = 1$ that task is deferred while job 1 is
+unfinished, and the idle processor gets a replica of job 1's task instead:
+
+>>> from schedlib.desktopgrid import TaskJob
+>>> small = JobProgress(TaskJob(1, 0, (3,)), allocated=1, running=(0,), cursor=0)
+>>> big = JobProgress(TaskJob(2, 5, (4, 4)), allocated=1, running=(0,), cursor=0)
+>>> view = GridView(now=6, jobs=(small, big), idle=(7,))
+>>> fifo()(view).allocations      # standard FIFO: job 2's last task goes out
+(Allocation(processor=7, job=2, task=1, replica=False),)
+>>> choice = fifo(bound=1)(view)  # with deferment
+>>> choice.allocations, choice.deferred
+((Allocation(processor=7, job=1, task=0, replica=True),), (2,))
+"""
+
+from __future__ import annotations
+
+import bisect
+import enum
+from collections.abc import Callable, Sequence
+
+import attrs
+
+from schedlib.desktopgrid import TaskJob
+from schedlib.errors import InvalidValueError
+from schedlib.model import FinalState, JobId, RunRecord, Time
+
+__all__ = [
+    "Allocation",
+    "Deferment",
+    "DefermentTest",
+    "GridView",
+    "JobKey",
+    "JobProgress",
+    "Order",
+    "Scheduler",
+    "Selection",
+    "TaskSelection",
+    "blocking_job",
+    "few_unallocated",
+    "fifo",
+    "must_defer",
+    "overtakes",
+    "overtaking_jobs",
+    "overtaking_pairs",
+    "round_robin",
+    "select_tasks",
+    "validate_bound",
+]
+
+JobKey = tuple[Time, JobId]
+"""A job's place in submission order: `(submit, id)`."""
+
+
+@attrs.frozen(slots=True)
+class JobProgress:
+    """What a scheduler knows of one submitted, unfinished job.
+
+    Tasks are allocated (get their first instance, the *original*) in index
+    order, so the unallocated tasks are always `allocated, ..., n_tasks - 1`.
+
+    Attributes
+    ----------
+    job
+        The job.
+    allocated
+        Number of tasks allocated so far (tasks `0 .. allocated - 1`).
+    running
+        Allocated tasks not completed yet, ascending. Each has at least one
+        instance (the original or replicas) on some processor.
+    cursor
+        The task selected last for this job (`-1` before the first): the
+        round-robin position among its tasks.
+
+    Examples
+    --------
+    >>> p = JobProgress(TaskJob(4, 0, (1, 1, 1)))
+    >>> p = p.allocate(0).allocate(1)
+    >>> p.unallocated, p.running, p.finished
+    (1, (0, 1), False)
+    >>> p.complete(0).running
+    (1,)
+    """
+
+    job: TaskJob
+    allocated: int = 0
+    running: tuple[int, ...] = ()
+    cursor: int = -1
+
+    @property
+    def key(self) -> JobKey:
+        """Submission order key `(submit, id)`."""
+        return (self.job.submit, self.job.id)
+
+    @property
+    def unallocated(self) -> int:
+        """Number of tasks not allocated yet."""
+        return len(self.job.tasks) - self.allocated
+
+    @property
+    def finished(self) -> bool:
+        """Whether every task is allocated and none is running (all completed)."""
+        return self.allocated == len(self.job.tasks) and not self.running
+
+    def allocate(self, task: int) -> JobProgress:
+        """The progress after starting an instance of `task`.
+
+        `task` must be the next unallocated task (an original) or a running
+        one (a replica).
+
+        Raises
+        ------
+        InvalidValueError
+            For any other task.
+        """
+        if task == self.allocated and task < len(self.job.tasks):
+            return JobProgress(self.job, task + 1, (*self.running, task), task)
+        index = bisect.bisect_left(self.running, task)
+        if index < len(self.running) and self.running[index] == task:
+            return JobProgress(self.job, self.allocated, self.running, task)
+        raise InvalidValueError(
+            "Allocation.task",
+            task,
+            f"job {self.job.id} can only get its next unallocated task "
+            f"({self.allocated}) or a replica of a running one {list(self.running)}",
+        )
+
+    def complete(self, task: int) -> JobProgress:
+        """The progress after `task` completed (on any of its instances).
+
+        Raises
+        ------
+        InvalidValueError
+            If `task` is not running.
+        """
+        running = self.running
+        index = bisect.bisect_left(running, task)
+        if index == len(running) or running[index] != task:
+            raise InvalidValueError(
+                "task", task, f"job {self.job.id} is not running it ({list(running)})"
+            )
+        return JobProgress(
+            self.job, self.allocated, running[:index] + running[index + 1 :], self.cursor
+        )
+
+    def next_replica(self) -> int | None:
+        """The running task after `cursor` in round-robin order, or `None`.
+
+        Examples
+        --------
+        >>> JobProgress(TaskJob(1, 0, (1, 1, 1)), 3, (0, 2), cursor=0).next_replica()
+        2
+        >>> JobProgress(TaskJob(1, 0, (1, 1, 1)), 3, (0, 2), cursor=2).next_replica()
+        0
+        """
+        running = self.running
+        if not running:
+            return None
+        index = bisect.bisect_right(running, self.cursor)
+        return running[index] if index < len(running) else running[0]
+
+
+def _int_tuple(value: Sequence[int]) -> tuple[int, ...]:
+    return tuple(value)
+
+
+def _progress_tuple(value: Sequence[JobProgress]) -> tuple[JobProgress, ...]:
+    return tuple(value)
+
+
+@attrs.frozen(slots=True)
+class GridView:
+    """The snapshot a scheduler decides from: no speeds, no future.
+
+    Attributes
+    ----------
+    now
+        The current time.
+    jobs
+        Every submitted, unfinished job, in submission order (`(submit, id)`).
+    idle
+        Idle processors, in the order they should be served (the model
+        passes them in the order they became idle).
+    last_job
+        Round-robin memory: the key of the job served last, or `None`.
+    """
+
+    now: Time
+    jobs: tuple[JobProgress, ...] = attrs.field(converter=_progress_tuple)
+    idle: tuple[int, ...] = attrs.field(converter=_int_tuple)
+    last_job: JobKey | None = None
+
+
+@attrs.frozen(slots=True)
+class Allocation:
+    """Start an instance of task `task` of job `job` on processor `processor`.
+
+    Attributes
+    ----------
+    processor
+        An idle processor.
+    job
+        A job of the view.
+    task
+        The job's next unallocated task (an original) or a running task (a
+        replica).
+    replica
+        Whether this instance is a replica.
+    """
+
+    processor: int
+    job: JobId
+    task: int
+    replica: bool = False
+
+
+def _allocation_tuple(value: Sequence[Allocation]) -> tuple[Allocation, ...]:
+    return tuple(value)
+
+
+def _id_tuple(value: Sequence[JobId]) -> tuple[JobId, ...]:
+    return tuple(value)
+
+
+@attrs.frozen(slots=True)
+class Selection:
+    """A scheduler's decision for one scheduling pass.
+
+    Attributes
+    ----------
+    allocations
+        Instances to start now, at most one per idle processor.
+    last_job
+        The round-robin memory to keep for the next pass.
+    deferred
+        Jobs whose next task was deferred in this pass (for explanation).
+    """
+
+    allocations: tuple[Allocation, ...] = attrs.field(default=(), converter=_allocation_tuple)
+    last_job: JobKey | None = None
+    deferred: tuple[JobId, ...] = attrs.field(default=(), converter=_id_tuple)
+
+
+Scheduler = Callable[[GridView], Selection]
+"""A scheduler: a pure function of the snapshot (it never sees speeds)."""
+
+DefermentTest = Callable[[Sequence[JobProgress], JobProgress], bool]
+"""`test(jobs, job) -> bool`: whether `job`'s next task must be deferred now.
+
+`jobs` are the submitted unfinished jobs in submission order, `job` one of them."""
+
+
+def validate_bound(bound: int) -> int:
+    """Check a task deferment bound $B$ and return it.
+
+    Raises
+    ------
+    InvalidValueError
+        Unless `bound` is an integer `>= 1`. $B = 0$ is refused: condition
+        C1 then never holds for a selected task, deferment never happens, and
+        the no-overtaking guarantee is lost.
+
+    Examples
+    --------
+    >>> validate_bound(2)
+    2
+    >>> validate_bound(0)
+    Traceback (most recent call last):
+    ...
+    schedlib.errors.InvalidValueError: B = 0: must be an integer >= 1 (0 never defers: no guarantee)
+    """
+    if not isinstance(bound, int) or isinstance(bound, bool) or bound < 1:
+        raise InvalidValueError(
+            "B",
+            bound,
+            "must be an integer >= 1 (0 never defers: no guarantee)",
+        )
+    return bound
+
+
+def few_unallocated(job: JobProgress, bound: int) -> bool:
+    """Condition C1: `job` has at most `bound` unallocated tasks.
+
+    The selected task counts: it is still unallocated when it is tested.
+
+    Notes
+    -----
+    $$C_1(J) \\iff u(J) \\le B$$
+
+    | paper | parameter |
+    |---|---|
+    | $J$ | `job` |
+    | $B$ (task deferment bound) | `bound` |
+
+    Complexity: $O(1)$.
+
+    References
+    ----------
+    Seed 003 §4, condition C1.
+
+    Examples
+    --------
+    >>> few_unallocated(JobProgress(TaskJob(1, 0, (1, 1)), allocated=1), 1)
+    True
+    """
+    return job.unallocated <= bound
+
+
+def blocking_job(jobs: Sequence[JobProgress], job: JobProgress) -> JobProgress | None:
+    """Condition C2: the first unfinished job strictly smaller than `job` submitted before it.
+
+    Parameters
+    ----------
+    jobs
+        The submitted, unfinished jobs in submission order (a
+        [`GridView`][schedlib.deferment.GridView]'s `jobs`).
+    job
+        The job whose task is selected.
+
+    Returns
+    -------
+    JobProgress or None
+        A job $J'$ making C2 true, or `None` when C2 is false.
+
+    Notes
+    -----
+    The paper's C2 asks for a $J'$ smaller than $J$, *running when $J$ was
+    submitted*, and still running. A job unfinished now and submitted
+    strictly before $J$ was necessarily unfinished when $J$ was submitted,
+    so C2 needs no history:
+
+    $$C_2(J) \\iff \\exists J' \\text{ unfinished}:\\ s(J') < s(J) \\wedge |J'| < |J|$$
+
+    Jobs submitted at the same instant as $J$ do not count: neither can
+    overtake the other (overtaking needs a strictly earlier submission).
+
+    | paper | parameter |
+    |---|---|
+    | $J$ | `job` |
+    | $J'$ | the returned job |
+
+    Complexity: $O(n)$ for $n$ unfinished jobs.
+
+    References
+    ----------
+    Seed 003 §4, condition C2.
+
+    Examples
+    --------
+    >>> a = JobProgress(TaskJob(1, 0, (5,)))
+    >>> b = JobProgress(TaskJob(2, 3, (9,)))
+    >>> blocking_job((a, b), b).job.id
+    1
+    >>> blocking_job((a, b), a) is None
+    True
+    """
+    submit, size = job.job.submit, job.job.size
+    for other in jobs:
+        if not other.job.submit < submit:
+            break
+        if other.job.size < size:
+            return other
+    return None
+
+
+def must_defer(jobs: Sequence[JobProgress], job: JobProgress, bound: int) -> bool:
+    """The deferment test: C1 and C2 both hold for the next task of `job`.
+
+    Parameters
+    ----------
+    jobs
+        The submitted, unfinished jobs in submission order.
+    job
+        The job whose next unallocated task is selected.
+    bound
+        The task deferment bound $B \\ge 1$.
+
+    Returns
+    -------
+    bool
+        Whether the task must be deferred (stay unallocated) for now.
+
+    Raises
+    ------
+    InvalidValueError
+        If `bound` is not an integer `>= 1`.
+
+    Notes
+    -----
+    $$\\text{defer}(T) \\iff C_1(J) \\wedge C_2(J)$$
+
+    (see [`few_unallocated`][schedlib.deferment.few_unallocated] and
+    [`blocking_job`][schedlib.deferment.blocking_job]). Complexity: $O(n)$.
+
+    References
+    ----------
+    Seed 003 §4.
+
+    Examples
+    --------
+    >>> a = JobProgress(TaskJob(1, 0, (5,)), allocated=1, running=(0,))
+    >>> b = JobProgress(TaskJob(2, 3, (9, 9)), allocated=1, running=(0,))
+    >>> must_defer((a, b), b, bound=1), must_defer((b,), b, bound=1)
+    (True, False)
+    """
+    return _defer(jobs, job, validate_bound(bound))
+
+
+def _defer(jobs: Sequence[JobProgress], job: JobProgress, bound: int) -> bool:
+    return few_unallocated(job, bound) and blocking_job(jobs, job) is not None
+
+
+@attrs.frozen(slots=True)
+class Deferment:
+    """The deferment test with bound $B$, as a [`DefermentTest`][schedlib.deferment.DefermentTest].
+
+    Attributes
+    ----------
+    bound
+        The task deferment bound, an integer `>= 1`.
+
+    Raises
+    ------
+    InvalidValueError
+        For `bound < 1`.
+
+    Examples
+    --------
+    >>> Deferment(0)
+    Traceback (most recent call last):
+    ...
+    schedlib.errors.InvalidValueError: B = 0: must be an integer >= 1 (0 never defers: no guarantee)
+    """
+
+    bound: int = attrs.field()
+
+    @bound.validator
+    def _check(self, attribute: attrs.Attribute[int], value: int) -> None:
+        validate_bound(value)
+
+    def __call__(self, jobs: Sequence[JobProgress], job: JobProgress) -> bool:
+        return _defer(jobs, job, self.bound)
+
+
+class Order(enum.Enum):
+    """How jobs take turns (seed 003 §4)."""
+
+    FIFO = "fifo"
+    """Jobs in submission order: a job's tasks go before any later job's."""
+    ROUND_ROBIN = "round_robin"
+    """Jobs in turn: each allocation goes to the job after the one served last."""
+
+
+def select_tasks(
+    view: GridView,
+    *,
+    order: Order,
+    deferment: DefermentTest | None = None,
+    replication: bool = True,
+) -> Selection:
+    """Choose what every idle processor runs: FIFO or round-robin, deferment, replication.
+
+    For each idle processor in turn (in the view's order):
+
+    1. **Originals.** Walk the jobs in the policy order — FIFO: submission
+       order; round robin: starting after the job served last, cyclically —
+       and take the first job with an unallocated task that the deferment test
+       does not defer; allocate its next task (tasks go in index order).
+    2. **Replicas** (when `replication` is on and no original can go out):
+       walk the jobs in the same order and take the first job with no
+       unallocated task and a running task; allocate a replica of its next
+       running task in round-robin order after the one selected last.
+    3. Otherwise leave the processor (and every later one) idle.
+
+    Parameters
+    ----------
+    view
+        The snapshot.
+    order
+        [`Order.FIFO`][schedlib.deferment.Order] or `Order.ROUND_ROBIN`.
+    deferment
+        The deferment test (e.g. [`Deferment(B)`][schedlib.deferment.Deferment]),
+        or `None` for the standard algorithm.
+    replication
+        Whether to replicate running tasks (seed 003 §4, task replication).
+
+    Returns
+    -------
+    Selection
+        The allocations, the round-robin memory, the deferred jobs.
+
+    Notes
+    -----
+    **Interpretations** (the paper is silent; SPEC D):
+
+    - a task's "first instance runs on a slow processor" is not observable
+      without speed information, which the scheduler does not have; we read
+      it operationally: a task still running when it is selected again (all
+      tasks of its job allocated and a processor free) is on a slow
+      processor, and gets a replica — as in Fujimoto and Hagihara's
+      round-robin algorithm (seed 003 ref. [14]);
+    - originals of every job go before any replica, so a later job's tasks
+      are not held back by an earlier job's stragglers (the paper's §5.2
+      reading of FIFO waiting times: a job waits until the tasks of all
+      earlier jobs *have been assigned*);
+    - a job with deferred tasks gets no replicas (it still has unallocated
+      tasks); replicas of the jobs it waits for speed up its release;
+    - the deferment test is evaluated at most once per job per pass: a job
+      deferred in a pass stays deferred for the rest of it (true of C1 and
+      C2, which cannot change within a pass);
+    - ties: jobs by `(submit, id)`, tasks by index, processors in view order.
+
+    Complexity: $O(m \\cdot n \\cdot c)$ per pass for $m$ idle processors,
+    $n$ unfinished jobs and a deferment test of cost $c$ ($O(n)$ for the
+    paper's), plus $O(\\log k)$ per replica for $k$ running tasks.
+
+    References
+    ----------
+    Seed 003 §3 (FIFO, round robin) and §4 (task deferment, task replication).
+
+    Examples
+    --------
+    Round robin alternates between jobs 1 and 2:
+
+    >>> a = JobProgress(TaskJob(1, 0, (1, 1)))
+    >>> b = JobProgress(TaskJob(2, 0, (1, 1)))
+    >>> choice = select_tasks(GridView(0, (a, b), (0, 1, 2)), order=Order.ROUND_ROBIN)
+    >>> [(x.processor, x.job, x.task) for x in choice.allocations]
+    [(0, 1, 0), (1, 2, 0), (2, 1, 1)]
+    """
+    jobs = list(view.jobs)
+    idle = view.idle
+    count = len(jobs)
+    if not count or not idle:
+        return Selection((), view.last_job, ())
+    round_robin = order is Order.ROUND_ROBIN
+    keys = [(p.job.submit, p.job.id) for p in jobs] if round_robin else []
+    last = view.last_job
+    blocked = [False] * count
+    deferred: list[JobId] = []
+    allocations: list[Allocation] = []
+    for processor in idle:
+        first = bisect.bisect_right(keys, last) % count if round_robin and last is not None else 0
+        chosen = -1
+        task: int | None = None
+        for step in range(count):
+            index = (first + step) % count
+            progress = jobs[index]
+            if blocked[index] or progress.allocated == len(progress.job.tasks):
+                continue
+            if deferment is not None and deferment(jobs, progress):
+                blocked[index] = True
+                deferred.append(progress.job.id)
+                continue
+            chosen, task = index, progress.allocated
+            break
+        if chosen < 0 and replication:
+            for step in range(count):
+                index = (first + step) % count
+                progress = jobs[index]
+                if progress.running and progress.allocated == len(progress.job.tasks):
+                    chosen, task = index, progress.next_replica()
+                    break
+        if chosen < 0 or task is None:
+            break
+        progress = jobs[chosen]
+        replica = task < progress.allocated
+        jobs[chosen] = progress.allocate(task)
+        allocations.append(Allocation(processor, progress.job.id, task, replica))
+        if round_robin:
+            last = keys[chosen]
+    return Selection(tuple(allocations), last, tuple(deferred))
+
+
+def _name_deferment(deferment: DefermentTest | None) -> str:
+    if deferment is None:
+        return ""
+    if isinstance(deferment, Deferment):
+        return f"+deferment(B={deferment.bound})"
+    return f"+{getattr(deferment, '__name__', type(deferment).__name__)}"
+
+
+@attrs.frozen(slots=True)
+class TaskSelection:
+    """A ready-made [`Scheduler`][schedlib.deferment.Scheduler]: `select_tasks` with fixed options.
+
+    Attributes
+    ----------
+    order
+        FIFO or round robin.
+    deferment
+        The deferment test, or `None` (standard algorithm).
+    replication
+        Whether to replicate running tasks.
+
+    Examples
+    --------
+    >>> round_robin(bound=4).name
+    'round_robin+deferment(B=4)'
+    """
+
+    order: Order
+    deferment: DefermentTest | None = None
+    replication: bool = True
+
+    @property
+    def name(self) -> str:
+        """A label such as `fifo`, `fifo+deferment(B=2)` or `round_robin-replication`."""
+        suffix = "" if self.replication else "-replication"
+        return f"{self.order.value}{_name_deferment(self.deferment)}{suffix}"
+
+    def __call__(self, view: GridView) -> Selection:
+        return select_tasks(
+            view, order=self.order, deferment=self.deferment, replication=self.replication
+        )
+
+
+def fifo(bound: int | None = None, *, replication: bool = True) -> TaskSelection:
+    """FIFO-based task selection, with task deferment when `bound` is given.
+
+    Parameters
+    ----------
+    bound
+        The task deferment bound $B \\ge 1$, or `None` for standard FIFO.
+    replication
+        Whether to replicate running tasks.
+
+    Returns
+    -------
+    TaskSelection
+        The scheduler.
+
+    Raises
+    ------
+    InvalidValueError
+        If `bound` is given and is not an integer `>= 1`.
+
+    References
+    ----------
+    Seed 003 §3 (FIFO) and §4 (FIFO based algorithm).
+
+    Examples
+    --------
+    >>> fifo(2).name, fifo().name
+    ('fifo+deferment(B=2)', 'fifo')
+    """
+    return TaskSelection(Order.FIFO, None if bound is None else Deferment(bound), replication)
+
+
+def round_robin(bound: int | None = None, *, replication: bool = True) -> TaskSelection:
+    """Round-robin-based task selection, with task deferment when `bound` is given.
+
+    Parameters
+    ----------
+    bound
+        The task deferment bound $B \\ge 1$, or `None` for standard round robin.
+    replication
+        Whether to replicate running tasks.
+
+    Returns
+    -------
+    TaskSelection
+        The scheduler.
+
+    Raises
+    ------
+    InvalidValueError
+        If `bound` is given and is not an integer `>= 1`.
+
+    References
+    ----------
+    Seed 003 §3 (round robin) and §4 (round-robin based algorithm).
+
+    Examples
+    --------
+    >>> round_robin(0)
+    Traceback (most recent call last):
+    ...
+    schedlib.errors.InvalidValueError: B = 0: must be an integer >= 1 (0 never defers: no guarantee)
+    """
+    return TaskSelection(
+        Order.ROUND_ROBIN, None if bound is None else Deferment(bound), replication
+    )
+
+
+def overtakes(job: TaskJob, end: Time | None, other: TaskJob, other_end: Time | None) -> bool:
+    """Whether `job` (finished at `end`) overtakes `other` (finished at `other_end`).
+
+    Parameters
+    ----------
+    job, other
+        The two jobs (anything with `submit` and `size`).
+    end, other_end
+        Their finish times, `None` for a job that did not finish.
+
+    Returns
+    -------
+    bool
+        True when `other` was submitted strictly earlier, is strictly smaller,
+        and `job` finished strictly first (an unfinished `other` finishes
+        "never").
+
+    Notes
+    -----
+    $$J \\succ J' \\iff s(J') < s(J) \\wedge |J'| < |J| \\wedge e(J) < e(J')$$
+
+    | paper | parameter |
+    |---|---|
+    | overtaking job $J$ | `job` |
+    | overtaken job $J'$ | `other` |
+
+    Complexity: $O(1)$.
+
+    References
+    ----------
+    Seed 003 §1 and abstract (definition of an overtaking job).
+
+    Examples
+    --------
+    >>> a, b = TaskJob(1, 0, (5,)), TaskJob(2, 1, (9,))
+    >>> overtakes(b, 10, a, 12), overtakes(b, 12, a, 12), overtakes(a, 1, b, 12)
+    (True, False, False)
+    """
+    if end is None:
+        return False
+    return (
+        other.submit < job.submit
+        and other.size < job.size
+        and (other_end is None or end < other_end)
+    )
+
+
+def overtaking_pairs(record: RunRecord) -> tuple[tuple[JobId, JobId], ...]:
+    """Every pair `(J, J')` of a run where job `J` overtakes job `J'`.
+
+    Parameters
+    ----------
+    record
+        A run whose workload jobs have `submit` and `size` (e.g.
+        [`TaskJob`][schedlib.desktopgrid.TaskJob]); a job's finish time is its
+        completion, and a job that did not complete never finishes.
+
+    Returns
+    -------
+    tuple of (JobId, JobId)
+        Sorted pairs (overtaking job, overtaken job).
+
+    Notes
+    -----
+    Complexity: $O(n^2)$ for $n$ jobs.
+
+    References
+    ----------
+    Seed 003 §1.
+
+    Examples
+    --------
+    >>> from schedlib.model import EventKind as K, JobEvent
+    >>> jobs = [TaskJob(1, 0, (5,)), TaskJob(2, 1, (9,))]
+    >>> log = [JobEvent(0, 1, K.SUBMIT), JobEvent(1, 2, K.SUBMIT),
+    ...        JobEvent(4, 2, K.COMPLETE), JobEvent(6, 1, K.COMPLETE)]
+    >>> overtaking_pairs(RunRecord.from_log("x", jobs, log, capacity=1))
+    ((2, 1),)
+    """
+    jobs = record.workload
+    ends = {o.job: o.end if o.state is FinalState.COMPLETED else None for o in record.outcomes}
+    pairs = [
+        (job.id, other.id)
+        for job in jobs
+        if ends.get(job.id) is not None
+        for other in jobs
+        if overtakes(job, ends[job.id], other, ends.get(other.id))
+    ]
+    return tuple(sorted(pairs))
+
+
+def overtaking_jobs(record: RunRecord) -> tuple[JobId, ...]:
+    """The overtaking jobs of a run: those overtaking at least one other job.
+
+    Parameters
+    ----------
+    record
+        As for [`overtaking_pairs`][schedlib.deferment.overtaking_pairs].
+
+    Returns
+    -------
+    tuple of JobId
+        Sorted, without repetition.
+
+    Notes
+    -----
+    Complexity: $O(n^2)$ for $n$ jobs.
+
+    References
+    ----------
+    Seed 003 §1.
+    """
+    return tuple(sorted({job for job, _ in overtaking_pairs(record)}))

@@ -1,0 +1,370 @@
+"""Engine model: multi-task jobs on a desktop grid whose processor speeds vary.
+
+Runs a task-selection [`Scheduler`][schedlib.deferment.Scheduler] (FIFO, round
+robin, with or without task deferment — seed 003 §3-§4) on processors with
+piecewise-constant speed histories ([`schedlib.desktopgrid`][schedlib.desktopgrid]),
+through the shared engine [`simulate`][schedlib.engine.simulate].
+
+**Events.** Jobs arrive (`ARRIVAL`). A running instance has at most one
+pending event, keyed by its processor: when it starts, and at every speed
+change of its processor, the model looks at the current speed piece
+`[t, e)` of speed $s$ and the instructions left $w$. If $w \\le s (e - t)$ the
+instance completes in this piece, at $t + w/s$ (a `COMPLETION` event);
+otherwise a `RECOVERY` event at $e$ (the speed change) updates
+$w \\leftarrow w - s (e - t)$ and looks again. A completion time is thus
+computed once per speed piece, and re-timed by replacing the keyed event;
+idle processors cost nothing, and a zero speed stretch costs one event. No
+loop over time steps.
+
+**Scheduling.** Every completion and arrival asks for a scheduling pass; the
+pass hands the scheduler a [`GridView`][schedlib.deferment.GridView] (jobs,
+allocated and running tasks, idle processors — never speeds) and applies its
+[`Selection`][schedlib.deferment.Selection], checking every allocation.
+
+**Replication.** The first instance of a task to complete completes the task;
+its other instances are cancelled at that instant (seed 003 §4, SPEC D2) and
+their processors become idle.
+
+**Log.** `SUBMIT`; task-level `START` / `COMPLETE` / `CANCEL` with `task=` the
+task index and `place=(processor,)` (`detail="replica"` on a replica's
+start); the job-level `COMPLETE` (`task=None`) when its last task completes.
+
+Examples
+--------
+Two jobs on one processor of speed 10 that stalls over `[2, 5)`:
+
+>>> from schedlib.deferment import fifo
+>>> from schedlib.desktopgrid import Processor, SpeedHistory, TaskJob
+>>> cpu = Processor(10, SpeedHistory(times=(0, 2, 5), speeds=(10, 0, 10)))
+>>> record = run_grid([TaskJob(1, 0, (30,)), TaskJob(2, 0, (10,))], [cpu], fifo())
+>>> [(e.time, e.job, e.kind.value, e.task) for e in record.events]
+[(0, 1, 'submit', None), (0, 2, 'submit', None), (0, 1, 'start', 0),
+ (6.0, 1, 'complete', 0), (6.0, 1, 'complete', None), (6.0, 2, 'start', 0),
+ (7.0, 2, 'complete', 0), (7.0, 2, 'complete', None)]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Collection, Iterable, Sequence
+from typing import Any, NamedTuple
+
+import attrs
+
+from schedlib.deferment import GridView, JobKey, JobProgress, Scheduler
+from schedlib.desktopgrid import Processor, SpeedSource, TaskJob
+from schedlib.engine import Event, Phase, Step, simulate
+from schedlib.errors import InvalidValueError
+from schedlib.model import EventKind, JobEvent, JobId, RunRecord, Time
+
+__all__ = ["FarmState", "Instance", "TaskFarm", "run_grid"]
+
+_START, _COMPLETE, _CANCEL = EventKind.START, EventKind.COMPLETE, EventKind.CANCEL
+_COMPLETION, _RECOVERY, _ARRIVAL = Phase.COMPLETION, Phase.RECOVERY, Phase.ARRIVAL
+
+
+class Instance(NamedTuple):
+    """An instance (original or replica) of a task running on a processor.
+
+    Attributes
+    ----------
+    job
+        The job.
+    task
+        The task index.
+    replica
+        Whether it is a replica.
+    left
+        Instructions left to compute at `since`.
+    since
+        Start of the current speed piece (or of the instance).
+    speed
+        The processor's speed on the current piece.
+    """
+
+    job: JobId
+    task: int
+    replica: bool
+    left: float
+    since: Time
+    speed: float
+
+
+@attrs.frozen(slots=True)
+class FarmState:
+    """The model's state between events (immutable).
+
+    Attributes
+    ----------
+    jobs
+        Submitted, unfinished jobs in submission order (what the scheduler sees).
+    idle
+        Idle processors, in the order they became idle (on one completion:
+        its processor, then those of the cancelled replicas, by id).
+    last_job
+        The scheduler's round-robin memory.
+    runs
+        Per processor, the instance it runs, or `None`.
+    todo
+        Ids of the jobs not finished yet (submitted or not).
+    """
+
+    jobs: tuple[JobProgress, ...]
+    idle: tuple[int, ...]
+    last_job: JobKey | None
+    runs: tuple[Instance | None, ...]
+    todo: frozenset[JobId]
+
+
+def _processor_tuple(value: Iterable[Processor]) -> tuple[Processor, ...]:
+    return tuple(value)
+
+
+@attrs.frozen(slots=True)
+class TaskFarm:
+    """The engine model: processors, and the scheduler under test.
+
+    The speed histories live here, out of the scheduler's reach: the
+    scheduler only ever receives [`GridView`][schedlib.deferment.GridView]s.
+
+    Attributes
+    ----------
+    processors
+        The grid; processor `i` is `processors[i]`.
+    scheduler
+        The task-selection function.
+
+    Notes
+    -----
+    Complexity per event: $O(P + n)$ for $P$ processors and $n$ unfinished
+    jobs (plus the scheduler's cost on a pass and $O(\\log k)$ to find a speed
+    piece).
+    """
+
+    processors: tuple[Processor, ...] = attrs.field(converter=_processor_tuple)
+    scheduler: Scheduler
+    _speeds: tuple[SpeedSource, ...] = attrs.field(init=False, repr=False, eq=False)
+
+    @_speeds.default
+    def _speed_sources(self) -> tuple[SpeedSource, ...]:
+        return tuple(p.speed for p in self.processors)
+
+    def initial(self, jobs: Iterable[TaskJob]) -> tuple[FarmState, list[Event]]:
+        """The initial state and the arrival events of `jobs` (ties by id)."""
+        ordered = sorted(jobs, key=lambda job: (job.submit, job.id))
+        count = len(self.processors)
+        state = FarmState(
+            (), tuple(range(count)), None, (None,) * count, frozenset(j.id for j in ordered)
+        )
+        return state, [Event(job.submit, _ARRIVAL, job) for job in ordered]
+
+    def on_event(self, state: FarmState, event: Event) -> Step[FarmState]:
+        """Arrival, instance completion, or speed change of a busy processor."""
+        phase = event.phase
+        if phase == _COMPLETION:
+            return self._complete(state, event.payload, event.time)
+        if phase == _RECOVERY:
+            return self._speed_change(state, event.payload, event.time)
+        job: TaskJob = event.payload
+        return Step(
+            FarmState(
+                (*state.jobs, JobProgress(job)), state.idle, state.last_job, state.runs, state.todo
+            ),
+            log=(JobEvent(event.time, job.id, EventKind.SUBMIT),),
+            wake=True,
+        )
+
+    def on_pass(self, state: FarmState, now: Time) -> Step[FarmState]:
+        """Ask the scheduler, check and start the instances it allocates."""
+        if not state.idle or not state.jobs:
+            return Step(state)
+        selection = self.scheduler(GridView(now, state.jobs, state.idle, state.last_job))
+        if not selection.allocations:
+            if selection.last_job == state.last_job:
+                return Step(state)
+            return Step(attrs.evolve(state, last_job=selection.last_job))
+        jobs = list(state.jobs)
+        free = set(state.idle)
+        runs = list(state.runs)
+        log: list[JobEvent] = []
+        events: list[Event] = []
+        for allocation in selection.allocations:
+            processor, job_id, task = allocation.processor, allocation.job, allocation.task
+            if processor not in free:
+                raise InvalidValueError(
+                    "Allocation.processor", processor, f"is not idle at t={now} ({allocation!r})"
+                )
+            index = _position(jobs, job_id)
+            if index < 0:
+                raise InvalidValueError(
+                    "Allocation.job", job_id, f"is not a submitted unfinished job at t={now}"
+                )
+            progress = jobs[index]
+            jobs[index] = progress.allocate(task)
+            free.discard(processor)
+            replica = task < progress.allocated
+            size = float(progress.job.tasks[task])
+            runs[processor], event = self._advance(processor, job_id, task, replica, size, now)
+            if event is not None:
+                events.append(event)
+            log.append(
+                JobEvent(now, job_id, _START, (processor,), task, "replica" if replica else "")
+            )
+        idle = tuple(p for p in state.idle if p in free)
+        return Step(
+            FarmState(tuple(jobs), idle, selection.last_job, tuple(runs), state.todo),
+            events=events,
+            log=log,
+        )
+
+    def is_done(self, state: FarmState) -> bool:
+        """Every job finished."""
+        return not state.todo
+
+    def unfinished(self, state: FarmState) -> Collection[JobId]:
+        """Ids of the unfinished jobs."""
+        return sorted(state.todo)
+
+    def _advance(
+        self, processor: int, job: JobId, task: int, replica: bool, left: float, now: Time
+    ) -> tuple[Instance, Event | None]:
+        """The instance at the start of the speed piece holding `now`, and its next event."""
+        speed, until = self._speeds[processor].segment_at(now)
+        instance = Instance(job, task, replica, left, now, speed)
+        if speed > 0 and left <= speed * (until - now):
+            finish = now + left / speed
+            return instance, Event(
+                finish if finish < until else until, _COMPLETION, processor, key=processor
+            )
+        if until == math.inf:
+            return instance, None  # stalled for ever: only a replica can finish the task
+        return instance, Event(until, _RECOVERY, processor, key=processor)
+
+    def _speed_change(self, state: FarmState, processor: int, now: Time) -> Step[FarmState]:
+        instance = state.runs[processor]
+        assert instance is not None, f"speed event for idle processor {processor} at t={now}"
+        left = instance.left - instance.speed * (now - instance.since)
+        runs = list(state.runs)
+        runs[processor], event = self._advance(
+            processor, instance.job, instance.task, instance.replica, left, now
+        )
+        new = FarmState(state.jobs, state.idle, state.last_job, tuple(runs), state.todo)
+        return Step(new, events=(event,) if event is not None else ())
+
+    def _complete(self, state: FarmState, processor: int, now: Time) -> Step[FarmState]:
+        instance = state.runs[processor]
+        assert instance is not None, f"completion on idle processor {processor} at t={now}"
+        job_id, task = instance.job, instance.task
+        runs = list(state.runs)
+        runs[processor] = None
+        log = [JobEvent(now, job_id, _COMPLETE, (processor,), task)]
+        freed = [processor]
+        for other, running in enumerate(runs):
+            if running is not None and running[1] == task and running[0] == job_id:
+                runs[other] = None
+                freed.append(other)
+                log.append(JobEvent(now, job_id, _CANCEL, (other,), task, "replica"))
+        jobs = list(state.jobs)
+        index = _position(jobs, job_id)
+        progress = jobs[index].complete(task)
+        todo = state.todo
+        if progress.finished:
+            del jobs[index]
+            todo = todo - {job_id}
+            log.append(JobEvent(now, job_id, _COMPLETE))
+        else:
+            jobs[index] = progress
+        return Step(
+            FarmState(tuple(jobs), (*state.idle, *freed), state.last_job, tuple(runs), todo),
+            cancel=freed[1:],
+            log=log,
+            wake=True,
+        )
+
+
+def _position(jobs: Sequence[JobProgress], job: JobId) -> int:
+    """Index of `job` in `jobs`, or -1."""
+    for index, progress in enumerate(jobs):
+        if progress.job.id == job:
+            return index
+    return -1
+
+
+def run_grid(
+    jobs: Sequence[TaskJob],
+    processors: Sequence[Processor],
+    scheduler: Scheduler,
+    *,
+    algorithm: str | None = None,
+    parameters: dict[str, Any] | None = None,
+    seed: int | None = None,
+    max_events: int | None = None,
+    progress: Callable[[Time, int], None] | None = None,
+) -> RunRecord:
+    """Simulate `jobs` on `processors` under `scheduler` and return the run record.
+
+    Parameters
+    ----------
+    jobs
+        The jobs (unique ids).
+    processors
+        The grid, at least one processor; processor `i` is `processors[i]`.
+    scheduler
+        A [`Scheduler`][schedlib.deferment.Scheduler], e.g.
+        [`fifo(bound=2)`][schedlib.deferment.fifo].
+    algorithm
+        Name stored in the record; default: the scheduler's `name`, else its
+        type name.
+    parameters, seed
+        Stored in the record.
+    max_events, progress
+        Passed to [`simulate`][schedlib.engine.simulate].
+
+    Returns
+    -------
+    RunRecord
+        With `capacity` = the number of processors; every job completes.
+
+    Raises
+    ------
+    InvalidValueError
+        For duplicate job ids, an empty grid, or an invalid allocation by
+        the scheduler.
+    SimulationStuckError
+        When a task can never complete (it only runs on processors whose
+        speed is zero for ever), naming the unfinished jobs.
+
+    Notes
+    -----
+    Complexity: $O(E \\log E)$ for $E$ events: two per task instance plus one
+    per speed change of a busy processor, one per arrival, and one pass per
+    instant with an arrival or completion.
+
+    References
+    ----------
+    Seed 003 §2 (model), §5 (simulation).
+
+    Examples
+    --------
+    >>> from schedlib.deferment import round_robin
+    >>> from schedlib.desktopgrid import SpeedHistory
+    >>> grid = [Processor(2, SpeedHistory.constant(2))] * 2
+    >>> record = run_grid([TaskJob(1, 0, (4, 4, 4))], grid, round_robin())
+    >>> record.outcomes[0].end, record.algorithm
+    (4.0, 'round_robin')
+    """
+    grid = tuple(processors)
+    if not grid:
+        raise InvalidValueError("processors", grid, "the grid needs at least one processor")
+    seen: set[JobId] = set()
+    for job in jobs:
+        if job.id in seen:
+            raise InvalidValueError("TaskJob.id", job.id, "appears twice in the workload")
+        seen.add(job.id)
+    model = TaskFarm(grid, scheduler)
+    state, arrivals = model.initial(jobs)
+    trace = simulate(model, state, arrivals, max_events=max_events, progress=progress)
+    name = algorithm or getattr(scheduler, "name", None) or type(scheduler).__name__
+    return RunRecord.from_log(
+        name, jobs, trace.log, capacity=len(grid), parameters=parameters, seed=seed
+    )
