@@ -1,0 +1,500 @@
+"""Prepare SWF records for simulation: an explicit, named cleaning policy.
+
+Real archive logs are full of records a simulator cannot run as they are:
+jobs cancelled before they started, unknown processor counts or estimates,
+runtimes above the requested time, zero runtimes, submit times out of order.
+The parsing layer ([`schedlib.workloads.swf`][schedlib.workloads.swf]) keeps
+them all; this module decides, record by record, under a
+[`CleaningPolicy`][schedlib.workloads.cleaning.CleaningPolicy], whether each
+becomes a [`Job`][schedlib.model.Job] (possibly adjusted) or an
+[`ExcludedJob`][schedlib.workloads.cleaning.ExcludedJob] with its final state
+and reason, and counts every change in a
+[`CleaningReport`][schedlib.workloads.cleaning.CleaningReport]. Nothing is
+dropped: every record read is either a job or an excluded job.
+
+The rules, applied in this order (the first that excludes a record gives its
+reason):
+
+1. submit time unknown (field 2 = -1) -> `REJECTED`;
+2. status 5 (cancelled) with runtime <= 0 -> `CANCELLED_IN_LOG` (cancelled
+   before it ran); a cancelled job that ran (runtime > 0) is simulated for its
+   logged runtime and counted in `cancelled_while_running`;
+3. runtime unknown (field 4 = -1) -> `REJECTED`;
+4. processors: the requested count (field 8) by default, the allocated count
+   (field 5) when the request is unknown, the CTC-SP2 case (counted in
+   `procs_fallback`; `procs_from="allocated"` reverses the preference); both
+   unknown -> `REJECTED`;
+5. more processors than the machine -> `REJECTED`, naming both numbers;
+6. runtime 0 -> 1 s (`zero_runtime="one_second"`, default) or kept at 0;
+7. requested time unknown (field 9 <= 0) -> the runtime, i.e. an exact
+   estimate (`unknown_requested_time="runtime"`, default) or `REJECTED`;
+8. runtime above the requested time: with `over_limit="kill"` (default) both
+   stay as they are and the simulator kills the job when it reaches its
+   requested time (final state `KILLED_AT_LIMIT`); with `"extend"` the
+   requested time is raised to the runtime;
+9. the jobs (and the excluded jobs) are sorted by `(submit, id)`, a stable
+   sort; records whose submit time is earlier than the previous known one are
+   counted in `out_of_order`.
+
+Examples
+--------
+>>> from schedlib.workloads.swf import SWFRecord
+>>> def rec(job, submit, runtime, procs, requested, status=1):
+...     return SWFRecord(job, submit, 0, runtime, procs, -1, -1, procs, requested, -1,
+...                      status, 1, 1, -1, -1, -1, -1, -1)
+>>> result = clean([rec(1, 0, 100, 4, 50), rec(2, 5, -1, -1, 60, status=5),
+...                 rec(3, 9, 0, 2, 10)], processors=8)
+>>> [(j.id, j.runtime, j.requested_time) for j in result.jobs]
+[(1, 100, 50), (3, 1, 10)]
+>>> [(x.id, x.state.value, x.reason) for x in result.excluded]
+[(2, 'cancelled_in_log', 'cancelled before it ran (status 5, runtime -1)')]
+>>> (result.report.over_limit, result.report.zero_runtime, result.report.cancelled_in_log)
+(1, 1, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Literal
+
+import attrs
+
+from schedlib.errors import InvalidValueError
+from schedlib.model import FinalState, Job, JobId, Time
+from schedlib.validation import require
+from schedlib.workloads.swf import SWFRecord
+
+__all__ = [
+    "CleanedJobs",
+    "CleaningPolicy",
+    "CleaningReport",
+    "ExcludedJob",
+    "clean",
+]
+
+OverLimit = Literal["kill", "extend"]
+UnknownRequestedTime = Literal["runtime", "reject"]
+ZeroRuntime = Literal["one_second", "keep"]
+ProcsFrom = Literal["requested", "allocated"]
+
+
+def _one_of(*choices: str) -> Any:
+    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if value not in choices:
+            allowed = ", ".join(repr(c) for c in choices)
+            raise InvalidValueError(
+                f"{type(instance).__name__}.{attribute.name}", value, f"must be one of {allowed}"
+            )
+
+    return check
+
+
+@attrs.frozen(slots=True)
+class CleaningPolicy:
+    """How SWF records become simulated jobs. Every rule is explicit here.
+
+    Attributes
+    ----------
+    over_limit
+        Jobs whose runtime exceeds their requested time: `"kill"` (default)
+        keeps both and the simulator kills the job at its requested time
+        (final state `KILLED_AT_LIMIT`); `"extend"` raises the requested time
+        to the runtime.
+    unknown_requested_time
+        Records with no requested time (field 9 <= 0): `"runtime"` (default)
+        uses the runtime as the estimate (an exact estimate); `"reject"`
+        excludes them (`REJECTED`).
+    zero_runtime
+        Records with runtime 0: `"one_second"` (default) runs them for 1 s
+        (the log rounds to whole seconds; a 0-s job would start and end at
+        the same instant); `"keep"` runs them for 0 s.
+    procs_from
+        Which processor count a job asks for: `"requested"` (field 8,
+        default; what the scheduler knew at submission) falling back to
+        `"allocated"` (field 5) when unknown, or the reverse.
+
+    Examples
+    --------
+    >>> CleaningPolicy()
+    CleaningPolicy(over_limit='kill', unknown_requested_time='runtime', zero_runtime='one_second', procs_from='requested')
+    >>> CleaningPolicy(over_limit="cap")
+    Traceback (most recent call last):
+    ...
+    schedlib.errors.InvalidValueError: CleaningPolicy.over_limit = 'cap': must be one of 'kill', 'extend'
+    """  # noqa: E501
+
+    over_limit: OverLimit = attrs.field(default="kill", validator=_one_of("kill", "extend"))
+    unknown_requested_time: UnknownRequestedTime = attrs.field(
+        default="runtime", validator=_one_of("runtime", "reject")
+    )
+    zero_runtime: ZeroRuntime = attrs.field(
+        default="one_second", validator=_one_of("one_second", "keep")
+    )
+    procs_from: ProcsFrom = attrs.field(
+        default="requested", validator=_one_of("requested", "allocated")
+    )
+
+
+@attrs.frozen(slots=True)
+class ExcludedJob:
+    """A record that is not simulated, and why.
+
+    The simulator logs each one as `SUBMIT` then `REJECT` or `LOG_CANCELLED`
+    at its submit time, so that it appears in the per-job output.
+
+    Attributes
+    ----------
+    id
+        The job number.
+    submit
+        Submit time; for a record whose submit time is unknown, the last known
+        submit time before it in the file (0 if none), so it is logged where
+        it appears.
+    procs
+        Processors it asked for (by the policy's `procs_from` rule); 0 when
+        unknown.
+    requested_time
+        Its requested time, or `None` when unknown.
+    state
+        `FinalState.REJECTED` or `FinalState.CANCELLED_IN_LOG`.
+    reason
+        Why, naming the field and value (e.g. `"runtime unknown (field 4 = -1)"`).
+    """
+
+    id: JobId
+    submit: Time
+    procs: int
+    requested_time: Time | None
+    state: FinalState = attrs.field(
+        validator=attrs.validators.in_((FinalState.REJECTED, FinalState.CANCELLED_IN_LOG))
+    )
+    reason: str
+
+
+@attrs.frozen(slots=True)
+class CleaningReport:
+    """What a cleaning pass did, rule by rule.
+
+    `records == jobs + cancelled_in_log + rejected`: every record read is
+    accounted for.
+
+    Attributes
+    ----------
+    policy
+        The policy applied.
+    processors
+        The machine size jobs were checked against (`None`: no limit).
+    records
+        Records in.
+    jobs
+        Jobs out (simulated).
+    cancelled_in_log
+        Records cancelled before they ran (status 5, runtime <= 0): excluded.
+    rejected_unknown_submit, rejected_unknown_runtime, rejected_unknown_procs
+        Records rejected because field 2, field 4, or both fields 5 and 8
+        are unknown.
+    rejected_unknown_requested_time
+        Records rejected for having no requested time (only with
+        `unknown_requested_time="reject"`).
+    rejected_oversized
+        Records asking for more processors than the machine has.
+    procs_fallback
+        Jobs whose preferred processor field was unknown, so the other one
+        was used (requested unknown -> allocated, by default).
+    requested_time_from_runtime
+        Jobs with no requested time that got their runtime as the estimate.
+    zero_runtime
+        Jobs with runtime 0 (run for 1 s, or kept at 0, by the policy).
+    over_limit
+        Jobs whose runtime exceeds their requested time: to be killed at
+        the limit (`"kill"`) or whose estimate was raised (`"extend"`).
+    cancelled_while_running
+        Jobs with status 5 that ran (runtime > 0): simulated for their
+        logged runtime.
+    out_of_order
+        Records whose submit time is earlier than the previous known one
+        (the stable sort by `(submit, id)` put them in place).
+    """
+
+    policy: CleaningPolicy
+    processors: int | None
+    records: int
+    jobs: int
+    cancelled_in_log: int = 0
+    rejected_unknown_submit: int = 0
+    rejected_unknown_runtime: int = 0
+    rejected_unknown_procs: int = 0
+    rejected_unknown_requested_time: int = 0
+    rejected_oversized: int = 0
+    procs_fallback: int = 0
+    requested_time_from_runtime: int = 0
+    zero_runtime: int = 0
+    over_limit: int = 0
+    cancelled_while_running: int = 0
+    out_of_order: int = 0
+
+    @property
+    def rejected(self) -> int:
+        """Records rejected, for any reason."""
+        return (
+            self.rejected_unknown_submit
+            + self.rejected_unknown_runtime
+            + self.rejected_unknown_procs
+            + self.rejected_unknown_requested_time
+            + self.rejected_oversized
+        )
+
+    @property
+    def excluded(self) -> int:
+        """Records not simulated: cancelled in the log or rejected."""
+        return self.cancelled_in_log + self.rejected
+
+    def as_dict(self) -> dict[str, Any]:
+        """The counts as a flat dict (policy fields prefixed `policy_`), for tables.
+
+        Examples
+        --------
+        >>> CleaningReport(CleaningPolicy(), 128, 0, 0).as_dict()["policy_over_limit"]
+        'kill'
+        """
+        row: dict[str, Any] = {
+            f"policy_{key}": value for key, value in attrs.asdict(self.policy).items()
+        }
+        for field in attrs.fields(CleaningReport):
+            if field.name != "policy":
+                row[field.name] = getattr(self, field.name)
+        row["rejected"] = self.rejected
+        row["excluded"] = self.excluded
+        return row
+
+
+@attrs.frozen(slots=True)
+class CleanedJobs:
+    """The result of [`clean`][schedlib.workloads.cleaning.clean].
+
+    Attributes
+    ----------
+    jobs
+        The jobs to simulate, sorted by `(submit, id)`.
+    excluded
+        The records not simulated, sorted by `(submit, id)`.
+    report
+        The counts.
+    """
+
+    jobs: tuple[Job, ...]
+    excluded: tuple[ExcludedJob, ...]
+    report: CleaningReport
+
+
+_COUNTERS = (
+    "cancelled_in_log",
+    "rejected_unknown_submit",
+    "rejected_unknown_runtime",
+    "rejected_unknown_procs",
+    "rejected_unknown_requested_time",
+    "rejected_oversized",
+    "procs_fallback",
+    "requested_time_from_runtime",
+    "zero_runtime",
+    "over_limit",
+    "cancelled_while_running",
+    "out_of_order",
+)
+
+
+def _submit_order(item: Job | ExcludedJob) -> tuple[Time, JobId]:
+    return (item.submit, item.id)
+
+
+def clean(
+    records: Iterable[SWFRecord],
+    *,
+    processors: int | None = None,
+    policy: CleaningPolicy | None = None,
+) -> CleanedJobs:
+    """Turn SWF records into jobs to simulate and excluded jobs, by a policy.
+
+    Parameters
+    ----------
+    records
+        The records, in file order (any iterable, read once: a lazy reader
+        works).
+    processors
+        The machine size: jobs asking for more are rejected. `None`: no limit.
+    policy
+        The cleaning policy (default: `CleaningPolicy()`).
+
+    Returns
+    -------
+    CleanedJobs
+        Jobs and excluded jobs, each sorted by `(submit, id)`, and the report.
+
+    Raises
+    ------
+    InvalidValueError
+        If `processors` is not an integer >= 1.
+
+    Notes
+    -----
+    The rules and their order are listed in the module documentation.
+    Complexity: $O(n \\log n)$ for $n$ records (the sort), $O(n)$ when
+    already in order.
+
+    Examples
+    --------
+    >>> from schedlib.workloads.swf import SWFRecord
+    >>> record = SWFRecord(1, 0, 0, 10, 64, -1, -1, 64, 20, -1, 1, 1, 1, -1, -1, -1, -1, -1)
+    >>> clean([record], processors=32).excluded[0].reason
+    'asks for 64 processors; the machine has 32'
+    """
+    if processors is not None:
+        require(processors, "processors", at_least=1)
+    policy = CleaningPolicy() if policy is None else policy
+    extend = policy.over_limit == "extend"
+    reject_unknown_estimate = policy.unknown_requested_time == "reject"
+    zero_to_one = policy.zero_runtime == "one_second"
+    requested_first = policy.procs_from == "requested"
+    limit = processors
+    counts = dict.fromkeys(_COUNTERS, 0)
+    jobs: list[Job] = []
+    excluded: list[ExcludedJob] = []
+    total = 0
+    last_submit = 0
+    rejected, cancelled = FinalState.REJECTED, FinalState.CANCELLED_IN_LOG
+
+    for record in records:
+        total += 1
+        job_id, submit, runtime = record.job_id, record.submit, record.runtime
+        requested, status = record.requested_time, record.status
+        if requested_first:
+            procs, other = record.requested_procs, record.allocated_procs
+        else:
+            procs, other = record.allocated_procs, record.requested_procs
+        fallback = procs <= 0 < other
+        if fallback:
+            procs = other
+        known_estimate = requested if requested > 0 else None
+
+        # 1. submit unknown
+        if submit == -1:
+            counts["rejected_unknown_submit"] += 1
+            excluded.append(
+                ExcludedJob(
+                    job_id,
+                    last_submit,
+                    max(procs, 0),
+                    known_estimate,
+                    rejected,
+                    "submit time unknown (field 2 = -1)",
+                )
+            )
+            continue
+        if submit < last_submit:
+            counts["out_of_order"] += 1
+        last_submit = submit
+        # 2. cancelled before it ran
+        if status == 5 and runtime <= 0:
+            counts["cancelled_in_log"] += 1
+            excluded.append(
+                ExcludedJob(
+                    job_id,
+                    submit,
+                    max(procs, 0),
+                    known_estimate,
+                    cancelled,
+                    f"cancelled before it ran (status 5, runtime {runtime})",
+                )
+            )
+            continue
+        # 3. runtime unknown
+        if runtime == -1:
+            counts["rejected_unknown_runtime"] += 1
+            excluded.append(
+                ExcludedJob(
+                    job_id,
+                    submit,
+                    max(procs, 0),
+                    known_estimate,
+                    rejected,
+                    "runtime unknown (field 4 = -1)",
+                )
+            )
+            continue
+        # 4. processors
+        if procs <= 0:
+            counts["rejected_unknown_procs"] += 1
+            excluded.append(
+                ExcludedJob(
+                    job_id,
+                    submit,
+                    0,
+                    known_estimate,
+                    rejected,
+                    "processor count unknown (fields 5 and 8 are both -1)",
+                )
+            )
+            continue
+        # 5. larger than the machine
+        if limit is not None and procs > limit:
+            counts["rejected_oversized"] += 1
+            excluded.append(
+                ExcludedJob(
+                    job_id,
+                    submit,
+                    procs,
+                    known_estimate,
+                    rejected,
+                    f"asks for {procs} processors; the machine has {limit}",
+                )
+            )
+            continue
+        # 6. zero runtime
+        if runtime == 0:
+            counts["zero_runtime"] += 1
+            if zero_to_one:
+                runtime = 1
+        # 7. unknown requested time
+        if known_estimate is None:
+            if reject_unknown_estimate:
+                counts["rejected_unknown_requested_time"] += 1
+                excluded.append(
+                    ExcludedJob(
+                        job_id,
+                        submit,
+                        procs,
+                        None,
+                        rejected,
+                        f"requested time unknown (field 9 = {requested})",
+                    )
+                )
+                continue
+            counts["requested_time_from_runtime"] += 1
+            requested = runtime
+        # 8. runtime above the requested time
+        elif runtime > requested:
+            counts["over_limit"] += 1
+            if extend:
+                requested = runtime
+        if fallback:
+            counts["procs_fallback"] += 1
+        if status == 5:
+            counts["cancelled_while_running"] += 1
+        user, group = record.user, record.group
+        jobs.append(
+            Job(
+                job_id,
+                submit,
+                procs,
+                requested,
+                runtime,
+                None if user == -1 else user,
+                None if group == -1 else group,
+            )
+        )
+
+    # 9. stable sort by (submit, id); cheap when already in order
+    jobs.sort(key=_submit_order)
+    excluded.sort(key=_submit_order)
+    report = CleaningReport(policy, processors, total, len(jobs), **counts)
+    return CleanedJobs(tuple(jobs), tuple(excluded), report)
