@@ -1,0 +1,344 @@
+"""Job priority $P = \\alpha W - \\beta T_{rem}$ and the waiting-time bound it implies.
+
+Seed 000 §5.1 combines *shortest remaining time next* with *highest response
+ratio next*: every job on a node has the priority
+
+$$ P_{j} = \\alpha \\, W_{j} - \\beta \\, T_{rem}(j) $$
+
+where $W_j$ is the job's accumulated non-executing time on its current node and
+$T_{rem}(j)$ its estimated remaining time on that node (the canonical estimate
+minus the progress made, divided by the node's speed, never below 0). The
+paper's defaults are $\\alpha = 0$, $\\beta = 1$ (preemptive shortest remaining
+time, the lowest median wait, §6.2) and $\\alpha = 0.5$ against starvation.
+
+| paper | here | meaning |
+|---|---|---|
+| $P_{j_a}$ | `priority(...)` | priority, higher runs first |
+| $W_{J_a}$ | `wait` | non-executing seconds on the current node (§4, term 24) |
+| $T_{rem}(J_a)$ | `remaining` | estimated remaining seconds on the current node |
+| $\\alpha$, $\\beta$ | `alpha`, `beta` | weights, $\\alpha, \\beta \\ge 0$ |
+
+## How priorities move with time
+
+While a job waits, $W$ grows at rate 1 and $T_{rem}$ is constant, so its
+priority rises at rate $\\alpha$. While it runs, $W$ is frozen and $T_{rem}$
+falls at rate 1 (after any resume overhead, until it reaches 0), so its
+priority rises at rate $\\beta$. Two waiting jobs therefore never swap places,
+and with $\\alpha \\le \\beta$ a waiting job never catches up with a running job
+whose estimate is not yet used up: passes at which nothing happened at a node
+or around it cannot change its decision.
+[`overtake_delay`][schedlib.priority.overtake_delay] gives the exact moment a
+waiting job passes a running one; the engine uses it to visit a node only when
+something can change.
+
+## The starvation bound (with $\\alpha > 0$)
+
+**Assumptions.** (a) $\\alpha > 0$ and $\\beta \\ge 0$; (b) $T_{rem} \\ge 0$ and
+$W$ counts only non-executing time on the current node since the job arrived
+there, so $W_K(t) \\le t - a_K$ for a job $K$ that arrived at the node at $a_K$;
+(c) the job $J$ fits the node's capacity; (d) every decision at the node is
+*blocking*: after it, no waiting job could start even by preempting every
+running job of strictly lower priority (the local decision of
+[`schedule_preemptive`][schedlib.preemption.schedule_preemptive] is; the
+checker is
+[`check_waiting_blocked`][schedlib.testing.invariants.check_waiting_blocked]);
+(e) the node decides at every arrival and completion, between its decisions
+running jobs are only added (migrations that start at once) or complete, and
+a job that arrives into the queue without a decision at that instant (a
+queue-balancing move) waits at most $\\delta$ for the next periodic pass.
+
+Consider a *waiting spell* of $J$ on a node of speed $s$, from $b$ (arrival
+or preemption) until $J$ starts. During the spell $T_J$ is constant and
+$W_J(t) = t - \\hat a_J$ with the *virtual arrival* $\\hat a_J = b - W_J(b)$.
+Define the **horizon**
+
+$$ h_J = \\hat a_J + \\frac{\\beta \\, T_J}{\\alpha} $$
+
+and let $S_J$ be the other jobs present at the node during the spell that
+arrived there no later than $h_J$.
+
+*Later jobs rank below J.* A job $K$ with $a_K > h_J$ has, at every $t$ of
+the spell, $P_K(t) \\le \\alpha W_K(t) \\le \\alpha (t - a_K) < \\alpha (t - h_J)
+= \\alpha W_J(t) - \\beta T_J = P_J(t)$, waiting or running.
+
+*The spell is covered by $S_J$.* After every decision at the node during the
+spell, $J$ waits, so by (d) it does not fit in the free vector plus everything
+held by running jobs of lower priority. If every running job were outside
+$S_J$, all would rank strictly below $J$ and $J$ would fit in the whole
+capacity (c): a contradiction. So some job of $S_J$ runs after each decision,
+and by (e) keeps running until the next decision. Hence at every instant of
+the spell (except the first $\\le \\delta$ seconds after a balancing arrival)
+a job of $S_J$ executes on the node, and
+
+$$ t_{start} - b \\;\\le\\; \\sum_{K \\in S_J} \\Big( \\frac{r_K}{s} + c \\, n_K \\Big)
+\\;+\\; \\delta \\, [\\text{balancing arrival}] $$
+
+with $r_K$ the remaining canonical work of $K$ (at most its runtime), $c$ the
+preemption overhead and $n_K$ the number of execution segments of $K$ in the
+spell. $S_J$ is finite for any arrival stream with finitely many arrivals in
+a bounded window, so **no job starves**.
+
+*Closed form.* If the work arriving at the node in any window of length $L$ is
+at most $\\rho s L + \\sigma$ canonical seconds ($\\rho \\le 1$ a utilisation,
+$\\sigma$ a burst) and $Q$ canonical seconds of work are present when a fresh
+job ($W_J = 0$, $c = 0$) arrives, then
+
+$$ W_J^{max} \\;\\le\\; \\frac{Q + \\sigma}{s} + \\rho \\, \\frac{\\beta \\, T_J}{\\alpha}. $$
+
+With $\\alpha = 0$ the horizon is infinite and the bound is void: a stream of
+jobs shorter than $J$ keeps it waiting as long as the stream lasts (the tests
+exhibit this).
+
+References
+----------
+Seed 000 §2 (HRRN against starvation), §4 (terms 23-24), §5.1 (the formula),
+§6.2 ($\\alpha = 0$ vs $\\alpha = 0.5$).
+
+Examples
+--------
+A job that waited 600 s with 1800 s of estimated work left:
+
+>>> priority(600, 1800, alpha=0.5, beta=1.0)
+-1500.0
+>>> overtake_window(0, 3600, alpha=0.5, beta=1.0)  # later arrivals outrank it for 2 h
+7200.0
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from schedlib.model import Time
+from schedlib.validation import require
+
+__all__ = [
+    "DEFAULT_ALPHA",
+    "DEFAULT_BETA",
+    "overtake_delay",
+    "overtake_window",
+    "priority",
+    "starvation_bound",
+]
+
+DEFAULT_ALPHA: float = 0.0
+"""Weight of the wait time (seed 000 §6.2: $\\alpha = 0$ gives the lowest median wait)."""
+
+DEFAULT_BETA: float = 1.0
+"""Weight of the remaining time (seed 000 §5.1: "typically, the $\\beta$ value is set to 1")."""
+
+
+def priority(
+    wait: Time, remaining: Time, *, alpha: float = DEFAULT_ALPHA, beta: float = DEFAULT_BETA
+) -> float:
+    """The priority $P = \\alpha W - \\beta T_{rem}$ of a job on its node.
+
+    Parameters
+    ----------
+    wait
+        $W$: non-executing seconds accumulated on the current node.
+    remaining
+        $T_{rem}$: estimated remaining seconds on the current node (`>= 0`).
+    alpha, beta
+        The weights $\\alpha$ and $\\beta$.
+
+    Returns
+    -------
+    float
+        The priority; higher runs first.
+
+    Notes
+    -----
+    $$ P = \\alpha W - \\beta T_{rem} $$
+
+    Complexity: $O(1)$.
+
+    References
+    ----------
+    Seed 000 §5.1 and Algorithm 1 (`CalculatePriority`).
+
+    Examples
+    --------
+    Shortest remaining time first ($\\alpha = 0$):
+
+    >>> priority(5000, 1200), priority(0, 1800)
+    (-1200.0, -1800.0)
+    """
+    return alpha * wait - beta * remaining
+
+
+def overtake_window(
+    wait: Time, remaining: Time, *, alpha: float = DEFAULT_ALPHA, beta: float = DEFAULT_BETA
+) -> Time:
+    """How long from now a newly arriving job can still outrank a waiting job.
+
+    A job $K$ arriving at the node more than this many seconds from now ranks
+    strictly below the waiting job $J$ at every instant of $J$'s current
+    waiting spell (see the module notes).
+
+    Parameters
+    ----------
+    wait
+        $W_J$ now.
+    remaining
+        $T_J$, the waiting job's estimated remaining time on the node.
+    alpha, beta
+        The weights; `alpha >= 0`, `beta >= 0`.
+
+    Returns
+    -------
+    float
+        $h_J - t = \\beta T_J / \\alpha - W_J$ (may be negative: nobody arriving
+        from now on outranks $J$), or `inf` when $\\alpha = 0$.
+
+    Raises
+    ------
+    InvalidValueError
+        If `alpha` or `beta` is negative.
+
+    Notes
+    -----
+    $$ h_J - t = \\frac{\\beta T_J}{\\alpha} - W_J(t) $$
+
+    Complexity: $O(1)$.
+
+    References
+    ----------
+    Seed 000 §5.1 (the priority formula); derivation in the module notes.
+
+    Examples
+    --------
+    >>> overtake_window(600, 1800, alpha=0.5, beta=1.0)
+    3000.0
+    >>> overtake_window(600, 1800, alpha=0.0)
+    inf
+    """
+    require(alpha, "alpha", at_least=0)
+    require(beta, "beta", at_least=0)
+    if alpha == 0:
+        return math.inf
+    return beta * remaining / alpha - wait
+
+
+def starvation_bound(
+    competing_work: Iterable[Time],
+    *,
+    speed: float = 1.0,
+    overhead: Time = 0.0,
+    segments: int = 0,
+    delta: Time = 0.0,
+) -> Time:
+    """Upper bound on the length of a waiting spell (module notes, assumptions a-e).
+
+    Parameters
+    ----------
+    competing_work
+        $r_K$ for every $K \\in S_J$: remaining canonical work (or, more
+        loosely, the runtime) of each job that arrived at the node no later
+        than the horizon $h_J$ and was there during the spell.
+    speed
+        $s$, the node's speed.
+    overhead
+        $c$, the preemption overhead charged at each resume.
+    segments
+        $\\sum_K n_K$, the number of execution segments of those jobs in the
+        spell (only multiplies `overhead`).
+    delta
+        $\\delta$ when the spell began with a queue-balancing arrival, else 0.
+
+    Returns
+    -------
+    float
+        $\\sum_{K \\in S_J} r_K / s + c \\sum_K n_K + \\delta$.
+
+    Notes
+    -----
+    $$ t_{start} - b \\le \\sum_{K \\in S_J} \\Big(\\frac{r_K}{s} + c\\, n_K\\Big) + \\delta $$
+
+    Complexity: $O(|S_J|)$.
+
+    References
+    ----------
+    Seed 000 §5.1; derivation in the module notes.
+
+    Examples
+    --------
+    A job arrives at an idle single-core node behind two 600 s jobs (they
+    arrived earlier, so they are in $S_J$):
+
+    >>> starvation_bound([600, 600], speed=2.0)
+    600.0
+    """
+    require(speed, "speed", greater_than=0)
+    return sum(competing_work) / speed + overhead * segments + delta
+
+
+def overtake_delay(
+    gap: float,
+    *,
+    alpha: float = DEFAULT_ALPHA,
+    beta: float = DEFAULT_BETA,
+    remaining: Time = math.inf,
+    pause: Time = 0.0,
+) -> Time:
+    """Seconds until a waiting job's priority catches up with a running job's.
+
+    The waiting job's priority rises at rate $\\alpha$. The running job's
+    priority is flat for `pause` seconds (a resume overhead in progress), then
+    rises at rate $\\beta$ for `remaining` seconds (until its estimated
+    remaining time reaches 0), then is flat again.
+
+    Parameters
+    ----------
+    gap
+        $P_{run} - P_{wait}$ now.
+    alpha, beta
+        The weights.
+    remaining
+        The running job's $T_{rem}$ now (wall seconds on its node).
+    pause
+        Overhead seconds the running job still has to pay before progressing.
+
+    Returns
+    -------
+    float
+        The smallest $d \\ge 0$ with $P_{wait}(t + d) \\ge P_{run}(t + d)$;
+        `0` if the gap is already $\\le 0$; `inf` if it never closes.
+
+    Notes
+    -----
+    The gap closes at rate $\\alpha$ during the pause, $\\alpha - \\beta$ while
+    the running job progresses, and $\\alpha$ afterwards. Complexity: $O(1)$.
+
+    References
+    ----------
+    Seed 000 §5.1 (priorities are recomputed at each pass).
+
+    Examples
+    --------
+    The runner pulls away while it progresses; the waiting job catches up only
+    once the runner's estimate is used up: after 3600 s the gap is
+    $100 + 0.5 \\cdot 3600 = 1900$, closed at rate 0.5 in 3800 s more:
+
+    >>> overtake_delay(100, alpha=0.5, beta=1.0, remaining=3600)
+    7400.0
+    >>> overtake_delay(100, alpha=0.0, beta=1.0, remaining=3600)
+    inf
+    >>> overtake_delay(100, alpha=0.5, beta=1.0, remaining=0)  # estimate used up
+    200.0
+    >>> overtake_delay(100, alpha=2.0, beta=1.0, remaining=3600)
+    100.0
+    """
+    if gap <= 0:
+        return 0.0
+    elapsed = 0.0
+    for rate, length in ((alpha, pause), (alpha - beta, remaining), (alpha, math.inf)):
+        if length <= 0:
+            continue
+        if rate > 0 and gap <= rate * length:
+            return elapsed + gap / rate
+        if math.isinf(length):
+            return math.inf
+        gap -= rate * length
+        elapsed += length
+    return math.inf  # pragma: no cover - the last phase is infinite
