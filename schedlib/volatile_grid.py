@@ -1,0 +1,830 @@
+"""A bag of independent jobs on grid resources that go down and come back.
+
+The engine model of seed 001 (Verboven et al., "Dynamic Grid Scheduling Using
+Job Runtime Requirements and Variable Resource Availability"): homogeneous
+resources with planned availability
+([`schedlib.availability`][schedlib.availability]), a scheduler that maps
+waiting jobs onto the resources' local queues with a mapping function
+([`schedlib.mapping`][schedlib.mapping]: PGS or the CoBRA FCFS baseline),
+and resources that run the jobs of their queue one at a time.
+
+What happens, in engine phases (see the Background page):
+
+- `ARRIVAL`: a job is submitted (`SUBMIT`) and joins the regular queue, or,
+  under a policy that screens jobs (PGS), ends `UNSCHEDULABLE` at once when
+  its estimate is not shorter than the longest planned uptime of any resource.
+- `PASS`: the policy maps waiting jobs (`ASSIGN` to a resource's queue); an
+  idle resource starts the first job of its queue at once (`START`).
+- `COMPLETION`: the job ends (`COMPLETE`) and the resource starts the next
+  job of its queue.
+- `FAILURE`: a resource goes down. Its running job fails and loses its work
+  (`FAIL`); its queued jobs go back to the scheduler (`RETURN`); both join the
+  priority queue — at its end under PGS (seed 001 §3.2), at its front under
+  FCFS (§3.1). A job that has failed `max_failures` times is given up
+  (`ABANDON`, with the reason), so no policy can livelock on a job that
+  never fits.
+- `RECOVERY`: the resource comes back after its downtime plus a restart
+  delay, for the next planned uptime, counted from now.
+- `TIMER`: a [`RuntimeUpdate`][schedlib.volatile_grid.RuntimeUpdate] revises
+  a job's estimate after submission (the optional interface of §2.1).
+
+The run ends as soon as every job has ended, although availability cycles
+are endless.
+
+Examples
+--------
+Two jobs of 50 s on a resource up for 84 s at a time (down 1 s) and one
+that is up for 30 s at a time:
+
+>>> from schedlib.availability import AvailabilityPattern, ResourceAvailability
+>>> resources = [ResourceAvailability(AvailabilityPattern.repeating(30, 1)),
+...              ResourceAvailability(AvailabilityPattern.repeating(84, 1))]
+>>> jobs = [GridJob(1, 0, 50), GridJob(2, 0, 50)]
+>>> pgs = simulate_grid(jobs, resources, policy="pgs")
+>>> pgs.makespan, pgs.failures
+(135, 0)
+>>> fcfs = simulate_grid(jobs, resources, policy="fcfs")
+>>> fcfs.makespan, fcfs.failures, fcfs.wasted_work
+(142, 3, 42)
+
+PGS runs job 1 at once on the long resource, and job 2 there when it
+comes back at 85 s. FCFS puts both jobs in the short resource's queue: job 1
+fails at 30 s, both move to the long resource, where job 2 starts at 80 s
+and fails at 84 s, fails again on the short one at 92 s, and completes at
+142 s.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from functools import partial
+from types import MappingProxyType
+from typing import Any, Literal
+
+import attrs
+
+from schedlib.availability import ResourceAvailability, UpPeriod
+from schedlib.engine import Event, Phase, Step, simulate
+from schedlib.errors import InvalidValueError
+from schedlib.mapping import (
+    MappingDecision,
+    PendingJob,
+    ResourceView,
+    SchedulerSnapshot,
+    map_fcfs,
+    map_pgs,
+    unschedulable_reason,
+)
+from schedlib.metrics import makespan
+from schedlib.model import EventKind, JobEvent, JobId, RunRecord, Time
+from schedlib.validation import at_least, finite_at_least, require
+
+__all__ = [
+    "FCFS",
+    "PGS",
+    "PGS_EMPTY_QUEUE",
+    "POLICIES",
+    "GridJob",
+    "GridPolicy",
+    "GridRun",
+    "GridState",
+    "RuntimeUpdate",
+    "VolatileGridModel",
+    "simulate_grid",
+    "wasted_work",
+    "with_estimate_errors",
+]
+
+DEFAULT_QUEUE_LENGTH = 2
+"""Jobs a resource holds at once by default: one running, one queued."""
+
+DEFAULT_MAX_FAILURES = 100
+"""Failures after which a job is abandoned, by default."""
+
+
+def _runtime_default(self: Any) -> Time:
+    return self.runtime  # type: ignore[no-any-return]
+
+
+@attrs.frozen(slots=True)
+class GridJob:
+    """An independent job of a bag of tasks (seed 001 §1: Bag-of-Tasks applications).
+
+    Attributes
+    ----------
+    id
+        Unique identifier, `>= 0`.
+    submit
+        Submission time, `>= 0`.
+    runtime
+        Actual runtime in seconds, finite and `>= 0`. Never shown to the
+        scheduler.
+    estimate
+        The runtime the scheduler is told (defaults to `runtime`: exact, as
+        for the paper's sleep jobs, §4.1).
+
+    Notes
+    -----
+    Runs on one resource at a time (`procs` is 1), so a
+    [`RunRecord`][schedlib.model.RunRecord] can hold it.
+
+    Examples
+    --------
+    >>> GridJob(1, 0, 60)
+    GridJob(id=1, submit=0, runtime=60, estimate=60)
+    >>> GridJob(2, 0, -1)
+    Traceback (most recent call last):
+    ...
+    schedlib.errors.InvalidValueError: GridJob.runtime = -1: must be a finite number >= 0
+    """
+
+    id: JobId = attrs.field(validator=at_least(0))
+    submit: Time = attrs.field(validator=finite_at_least(0))
+    runtime: Time = attrs.field(validator=finite_at_least(0))
+    estimate: Time = attrs.field(
+        default=attrs.Factory(_runtime_default, takes_self=True), validator=finite_at_least(0)
+    )
+
+    @property
+    def procs(self) -> int:
+        """Processing units held while running: always 1."""
+        return 1
+
+
+@attrs.frozen(slots=True)
+class RuntimeUpdate:
+    """A revised runtime estimate, sent after submission (seed 001 §2.1).
+
+    "An optional interface is added which allows the prediction component to
+    update job runtimes even after submission to the scheduler." From `time`
+    on, the scheduler uses `estimate` for the job wherever it is (waiting,
+    queued on a resource, or running); assignments already made are not
+    revised. Updates for jobs that have ended are ignored.
+
+    Attributes
+    ----------
+    time
+        When the update arrives (not before the job's submission).
+    job
+        The job's id.
+    estimate
+        The new estimated runtime, finite and `>= 0`.
+    """
+
+    time: Time = attrs.field(validator=finite_at_least(0))
+    job: JobId = attrs.field(validator=at_least(0))
+    estimate: Time = attrs.field(validator=finite_at_least(0))
+
+
+Requeue = Literal["front", "back"]
+ResourceOrder = Literal["rejoined", "index"]
+
+
+@attrs.frozen(slots=True)
+class GridPolicy:
+    """A scheduler for the volatile grid: a mapping plus what it does with failed jobs.
+
+    Attributes
+    ----------
+    name
+        Name used in run records.
+    mapping
+        The pure mapping function `snapshot -> decision`.
+    requeue
+        Where jobs that come back from a resource that went down join the
+        priority queue: `"back"` (PGS, seed 001 §3.2: "all its queued jobs
+        are added to the priorityQueue") or `"front"` (FCFS, §3.1: "they are
+        added to the front of the queue").
+    screens
+        Whether jobs whose estimate is not shorter than every planned uptime
+        end `UNSCHEDULABLE` (the policy reads planned uptimes; FCFS does not).
+    """
+
+    name: str
+    mapping: Callable[[SchedulerSnapshot], MappingDecision]
+    requeue: Requeue = attrs.field(
+        default="back", validator=attrs.validators.in_(("front", "back"))
+    )
+    screens: bool = True
+
+
+PGS = GridPolicy("pgs", map_pgs, "back", screens=True)
+"""Prediction based Grid Scheduling (seed 001 §2.3, §3.2)."""
+
+PGS_EMPTY_QUEUE = GridPolicy(
+    "pgs-empty-queue", partial(map_pgs, first_job_for="empty-queue"), "back", screens=True
+)
+"""PGS whose phase 1 also serves busy resources with an empty queue (the literal reading)."""
+
+FCFS = GridPolicy("fcfs", map_fcfs, "front", screens=False)
+"""The standard CoBRA scheduler, first come first serve (seed 001 §3.1)."""
+
+POLICIES: Mapping[str, GridPolicy] = MappingProxyType(
+    {p.name: p for p in (PGS, PGS_EMPTY_QUEUE, FCFS)}
+)
+"""The built-in policies by name."""
+
+
+@attrs.frozen(slots=True)
+class _Resource:
+    up: bool
+    cycle: int
+    up_since: Time
+    planned_down: Time
+    running: PendingJob | None
+    started: Time
+    queued: tuple[PendingJob, ...]
+
+
+@attrs.frozen(slots=True)
+class GridState:
+    """The state of a volatile-grid run (immutable; the engine threads it through).
+
+    Attributes
+    ----------
+    resources
+        Per resource (private layout): up or down, current cycle, when it
+        came up, its planned down time, running job and queue.
+    priority
+        The priority queue (failed, returned and deferred jobs).
+    regular
+        The regular queue, in arrival order.
+    failures
+        Failures so far per job (only jobs that failed at least once).
+    finished
+        Ids of the jobs that have ended.
+    periods
+        The up periods that have ended, in the order they ended.
+    """
+
+    resources: tuple[_Resource, ...]
+    priority: tuple[PendingJob, ...]
+    regular: tuple[PendingJob, ...]
+    failures: Mapping[JobId, int]
+    finished: frozenset[JobId]
+    periods: tuple[UpPeriod, ...]
+
+
+_ARRIVE, _DONE, _DOWN, _UP, _UPDATE = "arrive", "done", "down", "up", "update"
+
+
+class VolatileGridModel:
+    """The engine model (see the module docstring); plugs into `schedlib.engine.simulate`.
+
+    Parameters
+    ----------
+    jobs
+        The workload, ids unique.
+    resources
+        One [`ResourceAvailability`][schedlib.availability.ResourceAvailability]
+        per resource; resource $i$ is `place=(i,)` in the log.
+    policy
+        A [`GridPolicy`][schedlib.volatile_grid.GridPolicy] or the name of a
+        built-in one (`"pgs"`, `"pgs-empty-queue"`, `"fcfs"`).
+    queue_length
+        Jobs a resource holds at once, its running job included (`>= 1`).
+    seed
+        Seed of the random restart delays: the delay after cycle $k$ of
+        resource $r$ is drawn from `random.Random(f"{seed}:{r}:{k}")`, so it
+        does not depend on what else happens.
+    max_failures
+        A job that fails this many times is abandoned (`>= 1`).
+    updates
+        Runtime updates (§2.1), any order.
+    resource_order
+        The order of the available resources in each snapshot, which decides
+        FCFS's "first resource" and every tie: `"rejoined"` (default) lists
+        them by the time they last became available, then by index — a
+        resource that comes back joins the end of the list, as a container
+        moved back from the "previously available" list (seed 001 §3.2);
+        `"index"` lists them by index. Under `"index"`, FCFS sends a job that
+        fails on a short resource back to the first short resource that is
+        up, again and again; only `max_failures` ends that.
+
+    Raises
+    ------
+    InvalidValueError
+        For duplicate job ids, no resource, an unknown policy, bad bounds, or
+        an update for an unknown job or before its submission.
+    """
+
+    def __init__(
+        self,
+        jobs: Iterable[GridJob],
+        resources: Sequence[ResourceAvailability],
+        *,
+        policy: GridPolicy | str = "pgs",
+        queue_length: int = DEFAULT_QUEUE_LENGTH,
+        seed: int = 0,
+        max_failures: int = DEFAULT_MAX_FAILURES,
+        updates: Iterable[RuntimeUpdate] = (),
+        resource_order: ResourceOrder = "rejoined",
+    ) -> None:
+        if resource_order not in ("rejoined", "index"):
+            raise InvalidValueError(
+                "resource_order", resource_order, "must be 'rejoined' or 'index'"
+            )
+        self.resource_order = resource_order
+        self.jobs: tuple[GridJob, ...] = tuple(jobs)
+        self.resources: tuple[ResourceAvailability, ...] = tuple(resources)
+        if not self.resources:
+            raise InvalidValueError("resources", self.resources, "needs at least one resource")
+        self.policy = _policy(policy)
+        self.queue_length = require(queue_length, "queue_length", at_least=1)
+        self.max_failures = require(max_failures, "max_failures", at_least=1)
+        self.seed = seed
+        self._runtime: dict[JobId, Time] = {}
+        for job in self.jobs:
+            if job.id in self._runtime:
+                raise InvalidValueError("jobs", job.id, "job id appears twice")
+            self._runtime[job.id] = job.runtime
+        submit = {job.id: job.submit for job in self.jobs}
+        self.updates: tuple[RuntimeUpdate, ...] = tuple(updates)
+        for update in self.updates:
+            if update.job not in submit:
+                raise InvalidValueError("RuntimeUpdate.job", update.job, "no such job")
+            if update.time < submit[update.job]:
+                raise InvalidValueError(
+                    "RuntimeUpdate.time",
+                    update.time,
+                    f"is before job {update.job}'s submission at {submit[update.job]}",
+                )
+        self.longest_uptime: Time = max(r.planned.longest_uptime for r in self.resources)
+
+    # -- set-up -------------------------------------------------------------------------
+
+    def initial_state(self) -> GridState:
+        """Every resource up at time 0 in cycle 0; no job yet."""
+        resources = tuple(
+            _Resource(True, 0, 0, r.planned.next_down(0, 0), None, 0, ()) for r in self.resources
+        )
+        return GridState(resources, (), (), MappingProxyType({}), frozenset(), ())
+
+    def initial_events(self) -> list[Event]:
+        """Arrivals (by submission time, then job id), first failures, runtime updates."""
+        events = [
+            Event(job.submit, Phase.ARRIVAL, (_ARRIVE, job))
+            for job in sorted(self.jobs, key=lambda j: (j.submit, j.id))
+        ]
+        for index, resource in enumerate(self.resources):
+            uptime = resource.truth.uptime(0)
+            if math.isfinite(uptime):
+                events.append(Event(uptime, Phase.FAILURE, (_DOWN, index)))
+        events.extend(
+            Event(u.time, Phase.TIMER, (_UPDATE, u))
+            for u in sorted(self.updates, key=lambda u: (u.time, u.job))
+        )
+        return events
+
+    # -- the Model protocol ---------------------------------------------------------------
+
+    def is_done(self, state: GridState) -> bool:
+        """Whether every job has ended."""
+        return len(state.finished) == len(self.jobs)
+
+    def unfinished(self, state: GridState) -> Collection[JobId]:
+        """Ids of the jobs that have not ended."""
+        return [job.id for job in self.jobs if job.id not in state.finished]
+
+    def on_event(self, state: GridState, event: Event) -> Step[GridState]:
+        """Handle an arrival, completion, failure, recovery or runtime update."""
+        kind = event.payload[0]
+        if kind == _DONE:
+            return self._complete(state, event.time, event.payload[1])
+        if kind == _ARRIVE:
+            return self._arrive(state, event.time, event.payload[1])
+        if kind == _DOWN:
+            return self._down(state, event.time, event.payload[1])
+        if kind == _UP:
+            return self._up(state, event.time, event.payload[1])
+        return self._update(state, event.time, event.payload[1])
+
+    def on_pass(self, state: GridState, now: Time) -> Step[GridState]:
+        """Build the snapshot, call the policy's mapping, apply its decision."""
+        if not state.priority and not state.regular:
+            return Step(state)
+        views = tuple(
+            ResourceView(
+                index,
+                max(0, r.planned_down - now),
+                r.running,
+                0 if r.running is None else now - r.started,
+                r.queued,
+            )
+            for index, r in self._listed(state.resources)
+        )
+        if not views:
+            return Step(state)
+        snapshot = SchedulerSnapshot(now, views, state.priority, state.regular, self.queue_length)
+        decision = self.policy.mapping(snapshot)
+        if not decision.assignments and not decision.deferred:
+            return Step(state)
+        return self._apply(state, now, decision)
+
+    # -- transitions ----------------------------------------------------------------------
+
+    def _arrive(self, state: GridState, now: Time, job: GridJob) -> Step[GridState]:
+        log = [JobEvent(now, job.id, EventKind.SUBMIT)]
+        reason = self._screen(job.estimate)
+        if reason is not None:
+            log.append(JobEvent(now, job.id, EventKind.UNSCHEDULABLE, detail=reason))
+            return Step(attrs.evolve(state, finished=state.finished | {job.id}), log=log)
+        pending = PendingJob(job.id, job.estimate)
+        return Step(attrs.evolve(state, regular=(*state.regular, pending)), log=log, wake=True)
+
+    def _listed(self, resources: tuple[_Resource, ...]) -> list[tuple[int, _Resource]]:
+        up = [(index, r) for index, r in enumerate(resources) if r.up]
+        if self.resource_order == "rejoined":
+            up.sort(key=lambda item: (item[1].up_since, item[0]))
+        return up
+
+    def _screen(self, estimate: Time) -> str | None:
+        if not self.policy.screens:
+            return None
+        return unschedulable_reason(estimate, self.longest_uptime)
+
+    def _start(self, r: _Resource, index: int, now: Time) -> tuple[_Resource, JobEvent, Event]:
+        job = r.queued[0]
+        resource = _Resource(r.up, r.cycle, r.up_since, r.planned_down, job, now, r.queued[1:])
+        done = Event(
+            now + self._runtime[job.id],
+            Phase.COMPLETION,
+            (_DONE, index, job.id),
+            key=(_DONE, index),
+        )
+        return resource, JobEvent(now, job.id, EventKind.START, (index,)), done
+
+    def _complete(self, state: GridState, now: Time, index: int) -> Step[GridState]:
+        r = state.resources[index]
+        job = r.running
+        assert job is not None  # a completion is cancelled when its resource goes down
+        log = [JobEvent(now, job.id, EventKind.COMPLETE, (index,))]
+        events = []
+        freed = _Resource(r.up, r.cycle, r.up_since, r.planned_down, None, 0, r.queued)
+        if freed.queued:
+            freed, started, done = self._start(freed, index, now)
+            log.append(started)
+            events.append(done)
+        resources = _replace(state.resources, index, freed)
+        new = attrs.evolve(state, resources=resources, finished=state.finished | {job.id})
+        return Step(new, events=events, log=log, wake=bool(new.priority or new.regular))
+
+    def _down(self, state: GridState, now: Time, index: int) -> Step[GridState]:
+        r = state.resources[index]
+        spec = self.resources[index]
+        period = UpPeriod(index, r.cycle, r.up_since, r.planned_down, now)
+        log: list[JobEvent] = []
+        back: list[PendingJob] = []
+        failures = state.failures
+        finished = state.finished
+        if r.running is not None:
+            job = r.running
+            log.append(JobEvent(now, job.id, EventKind.FAIL, (index,)))
+            count = failures.get(job.id, 0) + 1
+            failures = MappingProxyType({**failures, job.id: count})
+            if count >= self.max_failures:
+                reason = (
+                    f"failed {count} times (max_failures = {self.max_failures}); "
+                    f"last on resource {index} at t={now}"
+                )
+                log.append(JobEvent(now, job.id, EventKind.ABANDON, detail=reason))
+                finished = finished | {job.id}
+            else:
+                back.append(job)
+        for job in r.queued:
+            log.append(JobEvent(now, job.id, EventKind.RETURN, (index,)))
+            back.append(job)
+        if self.policy.requeue == "front":
+            priority = (*back, *state.priority)
+        else:
+            priority = (*state.priority, *back)
+        delay = spec.restart.draw(
+            random.Random(f"{self.seed}:{index}:{r.cycle}") if spec.restart.is_random else None
+        )
+        back_up = Event(now + spec.truth.downtime(r.cycle) + delay, Phase.RECOVERY, (_UP, index))
+        down = _Resource(False, r.cycle, r.up_since, r.planned_down, None, 0, ())
+        new = GridState(
+            _replace(state.resources, index, down),
+            priority,
+            state.regular,
+            failures,
+            finished,
+            (*state.periods, period),
+        )
+        return Step(new, events=(back_up,), cancel=((_DONE, index),), log=log, wake=bool(back))
+
+    def _up(self, state: GridState, now: Time, index: int) -> Step[GridState]:
+        r = state.resources[index]
+        spec = self.resources[index]
+        cycle = r.cycle + 1
+        up = _Resource(True, cycle, now, spec.planned.next_down(now, cycle), None, 0, ())
+        events = []
+        uptime = spec.truth.uptime(cycle)
+        if math.isfinite(uptime):
+            events.append(Event(now + uptime, Phase.FAILURE, (_DOWN, index)))
+        new = attrs.evolve(state, resources=_replace(state.resources, index, up))
+        return Step(new, events=events, wake=bool(state.priority or state.regular))
+
+    def _update(self, state: GridState, now: Time, update: RuntimeUpdate) -> Step[GridState]:
+        if update.job in state.finished:
+            return Step(state)
+        revised = PendingJob(update.job, update.estimate)
+
+        def swap(jobs: tuple[PendingJob, ...]) -> tuple[PendingJob, ...]:
+            return tuple(revised if j.id == update.job else j for j in jobs)
+
+        waiting = any(j.id == update.job for j in (*state.priority, *state.regular))
+        if waiting:
+            reason = self._screen(update.estimate)
+            if reason is not None:
+                keep = tuple(j for j in state.priority if j.id != update.job)
+                regular = tuple(j for j in state.regular if j.id != update.job)
+                log = (JobEvent(now, update.job, EventKind.UNSCHEDULABLE, detail=reason),)
+                new = attrs.evolve(
+                    state, priority=keep, regular=regular, finished=state.finished | {update.job}
+                )
+                return Step(new, log=log)
+            new = attrs.evolve(state, priority=swap(state.priority), regular=swap(state.regular))
+            return Step(new, wake=True)
+        resources = tuple(
+            _Resource(
+                r.up,
+                r.cycle,
+                r.up_since,
+                r.planned_down,
+                revised if r.running is not None and r.running.id == update.job else r.running,
+                r.started,
+                swap(r.queued),
+            )
+            for r in state.resources
+        )
+        new = attrs.evolve(state, resources=resources)
+        return Step(new, wake=bool(state.priority or state.regular))
+
+    def _apply(self, state: GridState, now: Time, decision: MappingDecision) -> Step[GridState]:
+        target: dict[JobId, int] = {}
+        for a in decision.assignments:
+            if a.job in target:
+                raise InvalidValueError(
+                    f"{self.policy.name} decision", a.job, "job assigned twice in one decision"
+                )
+            target[a.job] = a.resource
+        deferred = set(decision.deferred)
+        picked = {j.id: j for j in (*state.priority, *state.regular) if j.id in target}
+        priority = [j for j in state.priority if j.id not in target]
+        moved = [j for j in state.regular if j.id in deferred]
+        regular = [j for j in state.regular if j.id not in target and j.id not in deferred]
+        if len(picked) != len(target):
+            unknown = sorted(set(target) - set(picked))
+            raise InvalidValueError(
+                f"{self.policy.name} decision", unknown, "assigns jobs that are not waiting"
+            )
+        if len(moved) != len(deferred):
+            raise InvalidValueError(
+                f"{self.policy.name} decision",
+                sorted(deferred - {j.id for j in moved}),
+                "defers jobs that are not in the regular queue",
+            )
+        resources = list(state.resources)
+        log: list[JobEvent] = []
+        touched: list[int] = []
+        for a in decision.assignments:
+            index = a.resource
+            r = resources[index] if 0 <= index < len(resources) else None
+            if r is None or not r.up:
+                raise InvalidValueError(
+                    f"{self.policy.name} decision",
+                    index,
+                    f"job {a.job} assigned to a down resource",
+                )
+            if len(r.queued) + (r.running is not None) >= self.queue_length:
+                raise InvalidValueError(
+                    f"{self.policy.name} decision", index, f"job {a.job} assigned to a full queue"
+                )
+            resources[index] = _Resource(
+                r.up, r.cycle, r.up_since, r.planned_down, r.running, r.started,
+                (*r.queued, picked[a.job]),
+            )  # fmt: skip
+            log.append(JobEvent(now, a.job, EventKind.ASSIGN, (index,)))
+            if index not in touched:
+                touched.append(index)
+        events = []
+        for index in touched:
+            r = resources[index]
+            if r.running is None:
+                resources[index], started, done = self._start(r, index, now)
+                log.append(started)
+                events.append(done)
+        new = attrs.evolve(
+            state,
+            resources=tuple(resources),
+            priority=(*priority, *moved),
+            regular=tuple(regular),
+        )
+        return Step(new, events=events, log=log)
+
+
+def _replace(items: tuple[_Resource, ...], index: int, item: _Resource) -> tuple[_Resource, ...]:
+    return (*items[:index], item, *items[index + 1 :])
+
+
+def _policy(policy: GridPolicy | str) -> GridPolicy:
+    if isinstance(policy, GridPolicy):
+        return policy
+    try:
+        return POLICIES[policy]
+    except (KeyError, TypeError):
+        raise InvalidValueError(
+            "policy", policy, f"must be a GridPolicy or one of {', '.join(POLICIES)}"
+        ) from None
+
+
+def wasted_work(record: RunRecord) -> Time:
+    """Seconds of execution lost to failures: executed time beyond what completed.
+
+    Parameters
+    ----------
+    record
+        A finished run whose workload items have a `runtime` (e.g. `GridJob`).
+
+    Returns
+    -------
+    float
+        $\\sum_j \\text{executed}_j - \\sum_{j\\ \\text{completed}} \\text{runtime}_j$.
+
+    Examples
+    --------
+    >>> from schedlib.model import EventKind as K
+    >>> log = [JobEvent(0, 1, K.SUBMIT), JobEvent(0, 1, K.START, (0,)),
+    ...        JobEvent(30, 1, K.FAIL, (0,)), JobEvent(31, 1, K.START, (0,)),
+    ...        JobEvent(81, 1, K.COMPLETE, (0,))]
+    >>> wasted_work(RunRecord.from_log("x", [GridJob(1, 0, 50)], log, capacity=1))
+    30
+    """
+    runtime = {job.id: job.runtime for job in record.workload}
+    return sum(
+        o.executed - (runtime[o.job] if o.state is not None and o.state.value == "completed" else 0)
+        for o in record.outcomes
+    )
+
+
+@attrs.frozen(slots=True)
+class GridRun:
+    """The result of [`simulate_grid`][schedlib.volatile_grid.simulate_grid].
+
+    Attributes
+    ----------
+    record
+        The run record (log, outcomes, parameters).
+    up_periods
+        Every period during which a resource was actually up, by resource
+        then start; periods still open at the end have an infinite `end`.
+    end
+        Time of the last event handled.
+    events
+        Number of events handled.
+    """
+
+    record: RunRecord
+    up_periods: tuple[UpPeriod, ...]
+    end: Time
+    events: int
+
+    @property
+    def makespan(self) -> Time:
+        """Last end minus first start of the jobs that completed (the paper's total runtime)."""
+        return makespan(self.record.outcomes)
+
+    @property
+    def failures(self) -> int:
+        """Number of `FAIL` events (executions lost because a resource went down)."""
+        return sum(o.failures for o in self.record.outcomes)
+
+    @property
+    def wasted_work(self) -> Time:
+        """See [`wasted_work`][schedlib.volatile_grid.wasted_work]."""
+        return wasted_work(self.record)
+
+
+def simulate_grid(
+    jobs: Iterable[GridJob],
+    resources: Sequence[ResourceAvailability],
+    *,
+    policy: GridPolicy | str = "pgs",
+    queue_length: int = DEFAULT_QUEUE_LENGTH,
+    seed: int = 0,
+    max_failures: int = DEFAULT_MAX_FAILURES,
+    updates: Iterable[RuntimeUpdate] = (),
+    resource_order: ResourceOrder = "rejoined",
+    max_events: int | None = None,
+) -> GridRun:
+    """Run a bag of jobs on resources with planned availability.
+
+    Parameters
+    ----------
+    jobs, resources, policy, queue_length, seed, max_failures, updates, resource_order
+        See [`VolatileGridModel`][schedlib.volatile_grid.VolatileGridModel].
+    max_events
+        Optional budget of engine events (a guard for policies of your own
+        that might never place a job).
+
+    Returns
+    -------
+    GridRun
+        The record, the up periods, the end time and the event count.
+
+    Raises
+    ------
+    InvalidValueError
+        For bad inputs, or a policy decision that cannot be applied.
+    SimulationStuckError
+        If the event budget is spent (never for the built-in policies).
+
+    Notes
+    -----
+    Complexity: $O(E \\cdot (J + R) R)$ for $E$ events, $J$ jobs and $R$
+    resources (one mapping per instant with an event).
+
+    References
+    ----------
+    Seed 001 §2-§4.
+    """
+    model = VolatileGridModel(
+        jobs,
+        resources,
+        policy=policy,
+        queue_length=queue_length,
+        seed=seed,
+        max_failures=max_failures,
+        updates=updates,
+        resource_order=resource_order,
+    )
+    trace = simulate(model, model.initial_state(), model.initial_events(), max_events=max_events)
+    state = trace.state
+    still_up = [
+        UpPeriod(index, r.cycle, r.up_since, r.planned_down, math.inf)
+        for index, r in enumerate(state.resources)
+        if r.up
+    ]
+    periods = sorted((*state.periods, *still_up), key=lambda p: (p.resource, p.start))
+    record = RunRecord.from_log(
+        model.policy.name,
+        model.jobs,
+        trace.log,
+        capacity=len(model.resources),
+        parameters={
+            "queue_length": model.queue_length,
+            "max_failures": model.max_failures,
+            "longest_uptime": model.longest_uptime,
+            "updates": len(model.updates),
+            "resource_order": model.resource_order,
+        },
+        seed=seed,
+    )
+    return GridRun(record, tuple(periods), trace.end, trace.events)
+
+
+def with_estimate_errors(
+    jobs: Iterable[GridJob], *, error: float, rng: random.Random
+) -> tuple[GridJob, ...]:
+    """Give each job an estimate off its runtime by a random factor.
+
+    Parameters
+    ----------
+    jobs
+        The jobs (their `runtime` is kept).
+    error
+        Largest relative error, in $[0, 1)$: the estimate is
+        $\\text{runtime} \\cdot f$, $f$ uniform on $[1 - \\text{error}, 1 + \\text{error}]$.
+    rng
+        The source of randomness.
+
+    Returns
+    -------
+    tuple of GridJob
+        The jobs with their new estimates, in order.
+
+    Raises
+    ------
+    InvalidValueError
+        If `error` is outside $[0, 1)$.
+
+    Notes
+    -----
+    Seed 001 §5: "It is however not realistic to assume job runtimes
+    prediction to be 100% accurate." Complexity $O(n)$.
+
+    Examples
+    --------
+    >>> jobs = with_estimate_errors([GridJob(1, 0, 100)], error=0.5, rng=random.Random(3))
+    >>> 50 <= jobs[0].estimate <= 150, jobs[0].runtime
+    (True, 100)
+    """
+    require(error, "error", at_least=0)
+    if not error < 1:
+        raise InvalidValueError("error", error, "must be < 1")
+    return tuple(
+        attrs.evolve(job, estimate=job.runtime * rng.uniform(1 - error, 1 + error)) for job in jobs
+    )
