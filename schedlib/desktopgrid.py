@@ -65,11 +65,9 @@ __all__ = [
 ]
 
 
-def _size_tuple(value: Iterable[float]) -> tuple[float, ...]:
-    return tuple(value)
-
-
-def _positive_finite_sizes(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+def _task_sizes(sizes: Iterable[float]) -> tuple[float, ...]:
+    """Convert and check task sizes (a converter, so that `size` is computed from valid ones)."""
+    value = tuple(sizes)
     if not value:
         raise InvalidValueError("TaskJob.tasks", value, "a job needs at least one task")
     for index, size in enumerate(value):
@@ -82,6 +80,7 @@ def _positive_finite_sizes(instance: Any, attribute: attrs.Attribute[Any], value
             raise InvalidValueError(
                 f"TaskJob.tasks[{index}]", size, "must be a finite number of instructions > 0"
             )
+    return value
 
 
 @attrs.frozen(slots=True)
@@ -120,7 +119,7 @@ class TaskJob:
 
     id: JobId = attrs.field(validator=at_least(0))
     submit: Time = attrs.field(validator=finite_at_least(0))
-    tasks: tuple[float, ...] = attrs.field(converter=_size_tuple, validator=_positive_finite_sizes)
+    tasks: tuple[float, ...] = attrs.field(converter=_task_sizes)
     size: float = attrs.field(init=False)
 
     @size.default

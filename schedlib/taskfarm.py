@@ -133,6 +133,12 @@ class TaskFarm:
         The grid; processor `i` is `processors[i]`.
     scheduler
         The task-selection function.
+    horizon
+        Optional end of the simulated window: at this instant (after the
+        completions and arrivals of that instant) every running instance is
+        cancelled and every unfinished job is abandoned (`ABANDON`, detail
+        "not finished by the horizon"). `None`: run until every job
+        completes.
 
     Notes
     -----
@@ -143,6 +149,7 @@ class TaskFarm:
 
     processors: tuple[Processor, ...] = attrs.field(converter=_processor_tuple)
     scheduler: Scheduler
+    horizon: Time | None = None
     _speeds: tuple[SpeedSource, ...] = attrs.field(init=False, repr=False, eq=False)
 
     @_speeds.default
@@ -156,7 +163,15 @@ class TaskFarm:
         state = FarmState(
             (), tuple(range(count)), None, (None,) * count, frozenset(j.id for j in ordered)
         )
-        return state, [Event(job.submit, _ARRIVAL, job) for job in ordered]
+        events = [Event(job.submit, _ARRIVAL, job) for job in ordered]
+        if self.horizon is not None:
+            last = ordered[-1].submit if ordered else 0
+            if not self.horizon >= last:
+                raise InvalidValueError(
+                    "horizon", self.horizon, f"must be >= the last submission time {last}"
+                )
+            events.append(Event(self.horizon, Phase.TIMER, None))
+        return state, events
 
     def on_event(self, state: FarmState, event: Event) -> Step[FarmState]:
         """Arrival, instance completion, or speed change of a busy processor."""
@@ -165,6 +180,8 @@ class TaskFarm:
             return self._complete(state, event.payload, event.time)
         if phase == _RECOVERY:
             return self._speed_change(state, event.payload, event.time)
+        if phase == Phase.TIMER:
+            return self._cut(state, event.time)
         job: TaskJob = event.payload
         return Step(
             FarmState(
@@ -251,6 +268,23 @@ class TaskFarm:
         new = FarmState(state.jobs, state.idle, state.last_job, tuple(runs), state.todo)
         return Step(new, events=(event,) if event is not None else ())
 
+    def _cut(self, state: FarmState, now: Time) -> Step[FarmState]:
+        log = [
+            JobEvent(now, run.job, _CANCEL, (processor,), run.task, "horizon")
+            for processor, run in enumerate(state.runs)
+            if run is not None
+        ]
+        reason = f"not finished by the horizon t={now}"
+        log.extend(
+            JobEvent(now, job, EventKind.ABANDON, detail=reason) for job in sorted(state.todo)
+        )
+        count = len(state.runs)
+        return Step(
+            FarmState((), tuple(range(count)), state.last_job, (None,) * count, frozenset()),
+            cancel=[p for p, run in enumerate(state.runs) if run is not None],
+            log=log,
+        )
+
     def _complete(self, state: FarmState, processor: int, now: Time) -> Step[FarmState]:
         instance = state.runs[processor]
         assert instance is not None, f"completion on idle processor {processor} at t={now}"
@@ -298,6 +332,7 @@ def run_grid(
     algorithm: str | None = None,
     parameters: dict[str, Any] | None = None,
     seed: int | None = None,
+    horizon: Time | None = None,
     max_events: int | None = None,
     progress: Callable[[Time, int], None] | None = None,
 ) -> RunRecord:
@@ -317,13 +352,18 @@ def run_grid(
         type name.
     parameters, seed
         Stored in the record.
+    horizon
+        Optional end of the simulated window (see
+        [`TaskFarm`][schedlib.taskfarm.TaskFarm]); must be `>=` every
+        submission time. Jobs unfinished then end as `ABANDON`.
     max_events, progress
         Passed to [`simulate`][schedlib.engine.simulate].
 
     Returns
     -------
     RunRecord
-        With `capacity` = the number of processors; every job completes.
+        With `capacity` = the number of processors; every job completes (or,
+        with a horizon, is abandoned at the horizon).
 
     Raises
     ------
@@ -361,7 +401,7 @@ def run_grid(
         if job.id in seen:
             raise InvalidValueError("TaskJob.id", job.id, "appears twice in the workload")
         seen.add(job.id)
-    model = TaskFarm(grid, scheduler)
+    model = TaskFarm(grid, scheduler, horizon)
     state, arrivals = model.initial(jobs)
     trace = simulate(model, state, arrivals, max_events=max_events, progress=progress)
     name = algorithm or getattr(scheduler, "name", None) or type(scheduler).__name__

@@ -1,3 +1,303 @@
-"""Placeholder: filled in by its issue."""
+"""Checkers for multi-task jobs on a desktop grid (seed 003: task deferment, replication).
 
-__all__: list[str] = []
+Run-level checkers take a [`RunRecord`][schedlib.model.RunRecord] whose
+workload jobs are [`TaskJob`][schedlib.desktopgrid.TaskJob]s (anything with
+`id`, `submit`, `tasks` and `size`) and whose log has task-level `START`,
+`COMPLETE` and `CANCEL` entries (`task=` the task index, `place=(processor,)`),
+as [`run_grid`][schedlib.taskfarm.run_grid] writes. One decision-level
+checker takes a scheduler's snapshot and decision. "Processors never run two
+instances at once" is [`check_capacity`][schedlib.testing.invariants.check_capacity].
+
+Examples
+--------
+>>> from schedlib.deferment import fifo
+>>> from schedlib.desktopgrid import Processor, SpeedHistory, TaskJob
+>>> from schedlib.taskfarm import run_grid
+>>> stalls = Processor(4, SpeedHistory(times=(0, 20), speeds=(0, 4)))  # stalled until t=20
+>>> grid = [stalls, Processor(1, SpeedHistory.constant(1))]
+>>> jobs = [TaskJob(1, 0, (2, 2)), TaskJob(2, 1, (5,))]
+>>> record = run_grid(jobs, grid, fifo(bound=1))
+>>> check_no_overtaking(record); check_tasks_complete_once(record)
+>>> check_no_overtaking(run_grid(jobs, grid, fifo()))
+Traceback (most recent call last):
+...
+AssertionError: job 2 (submitted t=1, size 5, finished t=7.0) overtakes job 1 (... finished t=9.0)
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from schedlib.deferment import GridView, JobProgress, Selection, must_defer, overtaking_pairs
+from schedlib.desktopgrid import Processor, finish_time, work_done
+from schedlib.model import EventKind, FinalState, JobId, RunRecord, Time
+from schedlib.testing.invariants.common import execution_segments
+
+__all__ = [
+    "check_deferment_respected",
+    "check_no_overtaking",
+    "check_replicas_cancelled",
+    "check_same_completions",
+    "check_tasks_complete_once",
+    "check_work_matches_speeds",
+]
+
+
+def check_no_overtaking(record: RunRecord) -> None:
+    """No job overtakes another (seed 003 §1).
+
+    Job $J$ overtakes $J'$ when $J'$ was submitted strictly earlier, is
+    strictly smaller, and $J$ completed strictly first (a job that did not
+    complete finishes "never"). See
+    [`overtakes`][schedlib.deferment.overtakes].
+
+    Raises
+    ------
+    AssertionError
+        Naming the first overtaking pair with submission times, sizes and
+        finish times.
+    """
+    pairs = overtaking_pairs(record)
+    if not pairs:
+        return
+    jobs = {job.id: job for job in record.workload}
+    ends = record.outcome_map()
+    first, second = pairs[0]
+
+    def describe(job_id: JobId) -> str:
+        job, outcome = jobs[job_id], ends[job_id]
+        end = outcome.end if outcome.state is FinalState.COMPLETED else "never"
+        return f"job {job_id} (submitted t={job.submit}, size {job.size:g}, finished t={end})"
+
+    more = f" (and {len(pairs) - 1} more pair(s))" if len(pairs) > 1 else ""
+    raise AssertionError(f"{describe(first)} overtakes {describe(second)}{more}")
+
+
+def _task_completions(record: RunRecord) -> dict[tuple[JobId, int], list[Time]]:
+    done: dict[tuple[JobId, int], list[Time]] = {}
+    for e in record.events:
+        if e.kind is EventKind.COMPLETE and e.task is not None:
+            done.setdefault((e.job, e.task), []).append(e.time)
+    return done
+
+
+def check_tasks_complete_once(record: RunRecord) -> None:
+    """Every task of every completed job completes exactly once, and the job with its last task.
+
+    - no task completes twice, and only tasks the job has complete;
+    - a job completes (`COMPLETE` with `task=None`) exactly when all its
+      tasks have completed, at the time of the last one;
+    - no instance of a task starts after the task completed.
+
+    Raises
+    ------
+    AssertionError
+        Naming the job, the task and the times.
+    """
+    done = _task_completions(record)
+    jobs = {job.id: job for job in record.workload}
+    for (job_id, task), times in sorted(done.items()):
+        tasks = len(jobs[job_id].tasks)
+        assert 0 <= task < tasks, f"job {job_id} completes task {task}, but it has {tasks} task(s)"
+        assert len(times) == 1, f"job {job_id} task {task} completes {len(times)} times, at {times}"
+    for outcome in record.outcomes:
+        job = jobs[outcome.job]
+        finished = [done.get((job.id, k), [None])[0] for k in range(len(job.tasks))]
+        if outcome.state is FinalState.COMPLETED:
+            missing = [k for k, t in enumerate(finished) if t is None]
+            assert not missing, (
+                f"job {job.id} completes at t={outcome.end} but its task(s) {missing} never did"
+            )
+            last = max(t for t in finished if t is not None)
+            assert outcome.end == last, (
+                f"job {job.id} completes at t={outcome.end}, its last task at t={last}"
+            )
+        else:
+            assert None in finished, (
+                f"job {job.id} ends as {outcome.state} although all its tasks completed"
+            )
+    completed: set[tuple[JobId, int]] = set()
+    for e in record.events:
+        if e.task is None:
+            continue
+        if e.kind is EventKind.COMPLETE:
+            completed.add((e.job, e.task))
+        elif e.kind is EventKind.START:
+            assert (e.job, e.task) not in completed, (
+                f"job {e.job} task {e.task} starts on {list(e.place)} at t={e.time} "
+                "after it completed"
+            )
+
+
+def check_replicas_cancelled(record: RunRecord) -> None:
+    """When a task completes, its other instances are cancelled at that instant (seed 003 §4).
+
+    Every instance of a completed task is closed at the task's completion
+    time: one by the `COMPLETE`, every other one by a `CANCEL`; none keeps
+    running (or completes again) after it.
+
+    Raises
+    ------
+    AssertionError
+        Naming the job, task, processor and times of an instance that outlives
+        its task or was never closed.
+    """
+    done = {key: times[0] for key, times in _task_completions(record).items()}
+    started: Counter[tuple[JobId, int]] = Counter(
+        (e.job, e.task)
+        for e in record.events
+        if e.kind is EventKind.START and e.task is not None and (e.job, e.task) in done
+    )
+    closed: Counter[tuple[JobId, int]] = Counter()
+    for segment in execution_segments(record):
+        assert segment.task is not None
+        key = (segment.job, segment.task)
+        if key not in done:
+            continue
+        closed[key] += 1
+        kind = "cancelled" if segment.closed_by is EventKind.CANCEL else "ends"
+        assert segment.end == done[key], (
+            f"job {segment.job} task {segment.task}: the instance on {list(segment.place)} "
+            f"{kind} at t={segment.end}, but the task completed at t={done[key]}"
+        )
+    for key, count in sorted(started.items()):
+        assert closed[key] == count, (
+            f"job {key[0]} task {key[1]}: {count - closed[key]} instance(s) still running "
+            f"after the task completed at t={done[key]}"
+        )
+
+
+def check_same_completions(record: RunRecord, other: RunRecord) -> None:
+    """Two runs complete the same jobs, and the same tasks the same number of times.
+
+    Used to check that task replication changes only *when* jobs complete,
+    never *which* (compare a run with replication and one without, on the
+    same jobs and grid).
+
+    Raises
+    ------
+    AssertionError
+        Naming a job completed in one run only, or a task completed a
+        different number of times.
+    """
+
+    def completed(run: RunRecord) -> set[JobId]:
+        return {o.job for o in run.outcomes if o.state is FinalState.COMPLETED}
+
+    def tasks(run: RunRecord) -> Counter[tuple[JobId, int]]:
+        return Counter(
+            (e.job, e.task)
+            for e in run.events
+            if e.kind is EventKind.COMPLETE and e.task is not None
+        )
+
+    mine, theirs = completed(record), completed(other)
+    assert mine == theirs, (
+        f"jobs completed only by {record.algorithm!r}: {sorted(mine - theirs)}; "
+        f"only by {other.algorithm!r}: {sorted(theirs - mine)}"
+    )
+    a, b = tasks(record), tasks(other)
+    for key in sorted(set(a) | set(b)):
+        assert a[key] == b[key], (
+            f"job {key[0]} task {key[1]} completes {a[key]} time(s) in {record.algorithm!r} "
+            f"but {b[key]} in {other.algorithm!r}"
+        )
+
+
+def check_work_matches_speeds(
+    record: RunRecord, processors: Sequence[Processor], *, rel_tol: float = 1e-9
+) -> None:
+    """Each instance computes what its processor's speed allows, no more, no less.
+
+    An instance closed by `COMPLETE` on processor $p$ over $[b, e)$ ends at
+    the brute-force [`finish_time`][schedlib.desktopgrid.finish_time]
+    $f_p(b, w)$ of its task's size $w$; a cancelled instance computed at most
+    $w$ ([`work_done`][schedlib.desktopgrid.work_done]). This checks the
+    event-driven re-timing on speed changes against a direct walk of the
+    speed pieces.
+
+    Parameters
+    ----------
+    record
+        The run.
+    processors
+        The grid it ran on (processor `i` is `processors[i]`).
+    rel_tol
+        Relative tolerance on times and work.
+
+    Raises
+    ------
+    AssertionError
+        Naming the job, task, processor and the two times.
+    """
+    sizes: dict[JobId, Any] = {job.id: job.tasks for job in record.workload}
+    for segment in execution_segments(record):
+        if segment.task is None:
+            continue
+        (processor,) = segment.place
+        speed = processors[processor].speed
+        size = sizes[segment.job][segment.task]
+        where = f"job {segment.job} task {segment.task} on processor {processor}"
+        if segment.closed_by is EventKind.COMPLETE:
+            expected = finish_time(speed, segment.start, size)
+            assert math.isclose(segment.end, expected, rel_tol=rel_tol, abs_tol=1e-12), (
+                f"{where}: started t={segment.start}, completed t={segment.end}, "
+                f"but its speed history finishes {size:g} instructions at t={expected}"
+            )
+        else:
+            done = work_done(speed, segment.start, segment.end)
+            assert done <= size * (1 + rel_tol), (
+                f"{where}: computed {done:g} instructions over [{segment.start}, {segment.end}) "
+                f"without completing a task of {size:g}"
+            )
+
+
+def check_deferment_respected(view: GridView, selection: Selection, bound: int) -> None:
+    """A scheduler's decision never allocates a task that task deferment defers.
+
+    Replays the allocations of `selection` on `view` in order: each must use a
+    distinct idle processor and a job of the view; an original (the job's
+    next unallocated task) must not be one that
+    [`must_defer`][schedlib.deferment.must_defer] defers at that point
+    (conditions C1 and C2 with bound $B$, seed 003 §4); a replica must be of
+    a running task.
+
+    Parameters
+    ----------
+    view
+        The snapshot the scheduler was given.
+    selection
+        Its decision.
+    bound
+        The task deferment bound $B \\ge 1$.
+
+    Raises
+    ------
+    AssertionError
+        Naming the allocation, and for a deferred task the job it waits for.
+    """
+    jobs: list[JobProgress] = list(view.jobs)
+    free = list(view.idle)
+    for allocation in selection.allocations:
+        assert allocation.processor in free, (
+            f"{allocation} uses processor {allocation.processor}, not idle (idle: {free})"
+        )
+        free.remove(allocation.processor)
+        index = next((i for i, p in enumerate(jobs) if p.job.id == allocation.job), None)
+        assert index is not None, f"{allocation} names a job that is not in the view"
+        progress = jobs[index]
+        if allocation.task == progress.allocated:
+            assert not must_defer(jobs, progress, bound), (
+                f"{allocation} at t={view.now}: job {allocation.job} has "
+                f"{progress.unallocated} unallocated task(s) <= B = {bound} (C1) and an "
+                "earlier, smaller job is unfinished (C2): the task must be deferred"
+            )
+        else:
+            assert allocation.task in progress.running, (
+                f"{allocation}: task {allocation.task} is neither the next unallocated task "
+                f"({progress.allocated}) nor running {list(progress.running)}"
+            )
+        jobs[index] = progress.allocate(allocation.task)
