@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from schedlib.deferment import GridView, JobProgress, Selection, must_defer, overtaking_pairs
+from schedlib.deferment import GridView, JobProgress, Selection, overtaking_pairs
 from schedlib.desktopgrid import Processor, finish_time, work_done
 from schedlib.model import EventKind, FinalState, JobId, RunRecord, Time
 from schedlib.testing.invariants.common import execution_segments
@@ -260,10 +260,10 @@ def check_deferment_respected(view: GridView, selection: Selection, bound: int) 
 
     Replays the allocations of `selection` on `view` in order: each must use a
     distinct idle processor and a job of the view; an original (the job's
-    next unallocated task) must not be one that
-    [`must_defer`][schedlib.deferment.must_defer] defers at that point
-    (conditions C1 and C2 with bound $B$, seed 003 §4); a replica must be of
-    a running task.
+    next unallocated task) must not be one that task deferment defers at that
+    point (conditions C1 and C2 with bound $B$, seed 003 §4, restated here
+    independently of [`must_defer`][schedlib.deferment.must_defer]); a
+    replica must be of a running task.
 
     Parameters
     ----------
@@ -290,7 +290,13 @@ def check_deferment_respected(view: GridView, selection: Selection, bound: int) 
         assert index is not None, f"{allocation} names a job that is not in the view"
         progress = jobs[index]
         if allocation.task == progress.allocated:
-            assert not must_defer(jobs, progress, bound), (
+            # C1 and C2 restated independently of schedlib.deferment (a reference check)
+            c1 = progress.unallocated <= bound
+            c2 = any(
+                other.job.submit < progress.job.submit and other.job.size < progress.job.size
+                for other in jobs
+            )
+            assert not (c1 and c2), (
                 f"{allocation} at t={view.now}: job {allocation.job} has "
                 f"{progress.unallocated} unallocated task(s) <= B = {bound} (C1) and an "
                 "earlier, smaller job is unfinished (C2): the task must be deferred"
