@@ -1,0 +1,63 @@
+"""Single-site backfilling: FCFS, EASY (aggressive) and conservative, on one cluster.
+
+The entry point is [`schedule`][schedlib.backfill.simulation.schedule]
+(`policy=` one of [`POLICIES`][schedlib.backfill.simulation.POLICIES]); the
+decisions are pure functions in [`schedlib.backfill.policies`][schedlib.backfill.policies],
+planning uses the availability [`Profile`][schedlib.backfill.profile.Profile],
+and [`BackfillModel`][schedlib.backfill.simulation.BackfillModel] runs them on
+the shared engine. See the Backfilling page of the documentation.
+
+References
+----------
+Seed 004 (Sabin et al.) §2; Lifka 1995 (EASY); Mu'alem and Feitelson 2001
+(conservative backfilling).
+
+Examples
+--------
+>>> from schedlib.backfill import POLICIES, schedule
+>>> from schedlib.model import Cluster, Job
+>>> POLICIES
+('fcfs', 'easy', 'conservative')
+>>> record = schedule([Job(1, 0, 2, 10, 5)], Cluster(4), policy="conservative")
+>>> record.outcomes[0].end
+5
+"""
+
+from schedlib.backfill.policies import (
+    Decision,
+    Plan,
+    PlanDecision,
+    Request,
+    Snapshot,
+    conservative,
+    easy,
+    fcfs,
+    shadow_time,
+)
+from schedlib.backfill.profile import Profile, ProfileEditor
+from schedlib.backfill.simulation import (
+    POLICIES,
+    BackfillModel,
+    BackfillState,
+    ExcludedRecord,
+    schedule,
+)
+
+__all__ = [
+    "POLICIES",
+    "BackfillModel",
+    "BackfillState",
+    "Decision",
+    "ExcludedRecord",
+    "Plan",
+    "PlanDecision",
+    "Profile",
+    "ProfileEditor",
+    "Request",
+    "Snapshot",
+    "conservative",
+    "easy",
+    "fcfs",
+    "schedule",
+    "shadow_time",
+]

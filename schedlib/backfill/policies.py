@@ -1,0 +1,466 @@
+"""Backfilling decisions: pure functions from a snapshot of one cluster to what starts now.
+
+Three policies over one queue in arrival order (submit time, then job id),
+planning with the users' requested times:
+
+- [`fcfs`][schedlib.backfill.policies.fcfs]: start jobs from the head of the
+  queue while they fit; nothing overtakes.
+- [`easy`][schedlib.backfill.policies.easy] (aggressive backfilling, Lifka's
+  EASY): only the head holds a reservation; a later job may start now if that
+  does not delay it.
+- [`conservative`][schedlib.backfill.policies.conservative]: every job holds a
+  reservation from its arrival on; a job may start early only in a hole that
+  delays no reservation; when jobs end early, the schedule is compressed.
+
+Each function reads only what a real scheduler knows at that instant: the
+waiting jobs' sizes and requested times ([`Request`][schedlib.backfill.policies.Request]
+has no actual runtime), the processors free now, and the planned end
+(start + requested time) of each running job. The engine model in
+[`schedlib.backfill.simulation`][schedlib.backfill.simulation] applies the
+decisions.
+
+A job whose requested time is 0 occupies its processors for an instant only:
+it needs them free now, and gives them back at once.
+
+References
+----------
+Seed 004 (Sabin et al., "Scheduling of parallel jobs in a heterogeneous
+multi-site environment"), §2: FCFS, backfilling, conservative and aggressive
+(EASY). D. Lifka, "The ANL/IBM SP scheduling system", JSSPP 1995 (EASY).
+A. Mu'alem and D. Feitelson, "Utilization, predictability, workloads, and user
+runtime estimates in scheduling the IBM SP2 with backfilling", IEEE TPDS
+12(6), 2001 (conservative backfilling and compression).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from schedlib.backfill.profile import Profile
+from schedlib.model import JobId, Time
+
+__all__ = [
+    "Decision",
+    "Plan",
+    "PlanDecision",
+    "Request",
+    "Snapshot",
+    "conservative",
+    "easy",
+    "fcfs",
+    "shadow_time",
+]
+
+
+@attrs.frozen(slots=True)
+class Request:
+    """What a backfilling decision may know of a waiting job (never its actual runtime).
+
+    Attributes
+    ----------
+    id
+        The job's id.
+    submit
+        Its submission time.
+    procs
+        Processors it needs, `>= 1`.
+    requested_time
+        The user's estimate in seconds, `>= 0`; reservations use it.
+    """
+
+    id: JobId
+    submit: Time
+    procs: int
+    requested_time: Time
+
+
+@attrs.frozen(slots=True)
+class Snapshot:
+    """What FCFS and EASY see at one instant.
+
+    Attributes
+    ----------
+    now
+        The current time.
+    free
+        Processors free now.
+    running
+        `(planned end, procs, job id)` of every running job, sorted; the
+        planned end is start + requested time (a job is killed there at the
+        latest).
+    queue
+        Waiting jobs in arrival order (submit time, then id).
+    """
+
+    now: Time
+    free: int
+    running: tuple[tuple[Time, int, JobId], ...]
+    queue: tuple[Request, ...]
+
+
+@attrs.frozen(slots=True)
+class Decision:
+    """What to do now under FCFS or EASY.
+
+    Attributes
+    ----------
+    start
+        Jobs to start now, in this order (a prefix of the queue, then the
+        backfilled ones in queue order).
+    positions
+        Their positions in `snapshot.queue`, ascending.
+    head
+        The first job left waiting, which holds the reservation (EASY), or
+        `None` when the queue empties (always `None` under FCFS).
+    reservation
+        The head's reservation: its shadow time (EASY), else `None`.
+    """
+
+    start: tuple[Request, ...]
+    positions: tuple[int, ...]
+    head: Request | None = None
+    reservation: Time | None = None
+
+
+def _start_prefix(queue: tuple[Request, ...], free: int) -> tuple[list[Request], int, int]:
+    """Start jobs from the head while they fit: (started, free left, index of the head)."""
+    started: list[Request] = []
+    i = 0
+    n = len(queue)
+    while i < n:
+        job = queue[i]
+        if job.procs > free:
+            break
+        started.append(job)
+        if job.requested_time:
+            free -= job.procs
+        i += 1
+    return started, free, i
+
+
+def fcfs(snapshot: Snapshot) -> Decision:
+    """First come, first served: start jobs from the head of the queue while they fit.
+
+    Parameters
+    ----------
+    snapshot
+        The cluster now.
+
+    Returns
+    -------
+    Decision
+        The longest prefix $q_1, \\dots, q_k$ of the queue with
+        $\\sum_{i \\le k} n_i \\le F$ ($F$ free processors); no reservation.
+
+    Notes
+    -----
+    No job ever starts before a job submitted earlier. Complexity: $O(k)$.
+
+    References
+    ----------
+    Seed 004 §2 ("the simplest way to schedule jobs at a single site is to use
+    a First-Come-First-Served (FCFS) policy").
+
+    Examples
+    --------
+    >>> q = (Request(1, 0, 2, 10), Request(2, 0, 3, 10), Request(3, 0, 1, 10))
+    >>> [j.id for j in fcfs(Snapshot(now=0, free=4, running=(), queue=q)).start]
+    [1]
+    """
+    started, _, i = _start_prefix(snapshot.queue, snapshot.free)
+    return Decision(tuple(started), tuple(range(i)))
+
+
+def shadow_time(
+    now: Time, free: int, running: tuple[tuple[Time, int, JobId], ...], procs: int
+) -> tuple[Time, int]:
+    """The head's reservation under EASY: its shadow time and the extra processors.
+
+    Parameters
+    ----------
+    now
+        The current time.
+    free
+        Processors free now ($F$).
+    running
+        `(planned end, procs, id)` of the running jobs, sorted by planned end.
+    procs
+        Processors the head needs ($n_h$), at most the machine size.
+
+    Returns
+    -------
+    tuple
+        `(shadow, extra)`:
+
+        $$S = \\min\\{e_i : F + \\sum_{j : e_j \\le e_i} n_j \\ge n_h\\}
+        \\quad (S = t \\text{ if } F \\ge n_h), \\qquad
+        X = F + \\sum_{j : e_j \\le S} n_j - n_h$$
+
+        where $e_j$ is the planned end of running job $j$ and $n_j$ its
+        processors: the head can start at $S$ at the latest, and $X$
+        processors are still free at $S$ once it has.
+
+    Notes
+    -----
+    | symbol | parameter |
+    |---|---|
+    | $t$ | `now` |
+    | $F$ | `free` |
+    | $e_j, n_j$ | `running` |
+    | $n_h$ | `procs` |
+
+    Complexity: $O(r)$ for $r$ running jobs (one walk, once per pass).
+
+    References
+    ----------
+    Lifka 1995; Mu'alem and Feitelson 2001, §2 ("shadow time", "extra nodes").
+
+    Examples
+    --------
+    Two of 10 processors free; jobs of 4 and 3 processors end at 50 and 80; a
+    head of 5 processors can start at 50, and 1 processor is extra then:
+
+    >>> shadow_time(0, 2, ((50, 4, 1), (80, 3, 2)), 5)
+    (50, 1)
+    """
+    available = free
+    shadow = now
+    for end, held, _ in running:  # planned ends are all > now
+        if available >= procs and end > shadow:
+            break
+        available += held  # jobs ending at the shadow time itself count too
+        shadow = end
+    return shadow, available - procs
+
+
+def easy(snapshot: Snapshot) -> Decision:
+    """Aggressive (EASY) backfilling: only the head of the queue holds a reservation.
+
+    Start jobs from the head while they fit. The first job that does not fit
+    is the *head*: it gets a reservation at its shadow time $S$ with $X$
+    extra processors (see [`shadow_time`][schedlib.backfill.policies.shadow_time]).
+    Then every later job $j$, in queue order, starts now if
+
+    $$n_j \\le F \\quad\\text{and}\\quad \\big(t + d_j \\le S \\ \\text{ or } \\ n_j \\le X\\big)$$
+
+    (it fits now, and either ends by the shadow time or uses only extra
+    processors); $F$ drops by $n_j$ for each started job, and $X$ too when it
+    runs past $S$. Such a job never delays the head's reservation.
+
+    Parameters
+    ----------
+    snapshot
+        The cluster now.
+
+    Returns
+    -------
+    Decision
+        The jobs to start and the head's reservation.
+
+    Notes
+    -----
+    | symbol | meaning |
+    |---|---|
+    | $t$ | `snapshot.now` |
+    | $F$ | `snapshot.free` (as it decreases) |
+    | $n_j, d_j$ | `procs`, `requested_time` of job $j$ |
+    | $S, X$ | shadow time and extra processors of the head |
+
+    Because running jobs are killed at their requested time, the head's
+    reservation never moves later while it waits, whatever the actual runtimes.
+    One shadow-time computation per pass. Complexity: $O(q + r \\log r)$ for
+    $q$ waiting and $r$ running jobs.
+
+    References
+    ----------
+    Seed 004 §2 ("in aggressive backfilling, only the job at the head of the
+    queue has a reservation"); Lifka 1995; Mu'alem and Feitelson 2001.
+
+    Examples
+    --------
+    10 processors, 2 free; a running job holds 8 until t=100. The head needs
+    4 processors: its shadow time is 100, with 6 extra processors. Job 3
+    (2 processors, 50 s) ends before 100 and starts now:
+
+    >>> q = (Request(2, 0, 4, 60), Request(3, 0, 2, 50), Request(4, 0, 1, 10))
+    >>> d = easy(Snapshot(now=0, free=2, running=((100, 8, 1),), queue=q))
+    >>> [j.id for j in d.start], d.head.id, d.reservation
+    ([3], 2, 100)
+    """
+    now = snapshot.now
+    queue = snapshot.queue
+    started, free, i = _start_prefix(queue, snapshot.free)
+    if i == len(queue):
+        return Decision(tuple(started), tuple(range(i)))
+    head = queue[i]
+    running = snapshot.running
+    if started:
+        planned = [(now + j.requested_time, j.procs, j.id) for j in started if j.requested_time]
+        if planned:
+            running = tuple(sorted(running + tuple(planned)))
+    shadow, extra = shadow_time(now, free, running, head.procs)
+    positions = list(range(i))
+    window = shadow - now
+    for k in range(i + 1, len(queue)):
+        if not free:
+            break
+        job = queue[k]
+        procs = job.procs
+        if procs > free:
+            continue
+        requested = job.requested_time
+        if requested <= window:
+            started.append(job)
+            positions.append(k)
+            if requested:
+                free -= procs
+        elif procs <= extra:
+            started.append(job)
+            positions.append(k)
+            free -= procs
+            extra -= procs
+    return Decision(tuple(started), tuple(positions), head, shadow)
+
+
+@attrs.frozen(slots=True)
+class Plan:
+    """What conservative backfilling sees at one instant.
+
+    Attributes
+    ----------
+    now
+        The current time.
+    profile
+        Free processors over time, with every running job held until its
+        planned end and every reservation in `reservations` taken; its origin
+        is at most `now`.
+    queue
+        Waiting jobs in arrival order.
+    reservations
+        Each waiting job's reservation (its promised start), in queue order;
+        `None` for a job that has just arrived and has none yet.
+    released
+        `(planned end, procs)` of the jobs that ended early at `now`: their
+        processors come back over $[now, \\text{planned end})$, and then every
+        reservation is re-placed (compression).
+    """
+
+    now: Time
+    profile: Profile
+    queue: tuple[Request, ...]
+    reservations: tuple[Time | None, ...]
+    released: tuple[tuple[Time, int], ...] = ()
+
+
+@attrs.frozen(slots=True)
+class PlanDecision:
+    """What conservative backfilling decides at one instant.
+
+    Attributes
+    ----------
+    reservations
+        The new reservation of each waiting job, in queue order (never later
+        than the old one).
+    profile
+        The profile with the new reservations.
+    start
+        Jobs whose reservation is now: they start now, in queue order.
+    """
+
+    reservations: tuple[Time, ...]
+    profile: Profile
+    start: tuple[Request, ...]
+
+
+def conservative(plan: Plan) -> PlanDecision:
+    """Conservative backfilling: every job holds a reservation from its arrival on.
+
+    In queue order, each job without a reservation gets the earliest one that
+    fits in the profile of all earlier promises (running jobs until their
+    planned end, reservations until start + requested time):
+
+    $$s_j = \\min\\{s \\ge t : f(\\tau) \\ge n_j \\ \\forall \\tau \\in [s, s + d_j)\\}$$
+
+    When jobs ended early (`plan.released`), their processors come back and every waiting
+    job, in queue order, is taken out of the profile and put back at its
+    earliest fit while all others keep theirs. Its old place is still free,
+    so $s_j^{new} \\le s_j^{old}$: no reservation ever moves later. The jobs
+    whose reservation is now start.
+
+    Parameters
+    ----------
+    plan
+        The cluster now, with the current reservations.
+
+    Returns
+    -------
+    PlanDecision
+        New reservations, the new profile, and the jobs to start now.
+
+    Notes
+    -----
+    | symbol | meaning |
+    |---|---|
+    | $t$ | `plan.now` |
+    | $f(\\tau)$ | free processors in `plan.profile` at $\\tau$ |
+    | $n_j, d_j$ | `procs`, `requested_time` of job $j$ |
+    | $s_j$ | its reservation |
+
+    Rebuilding every reservation from scratch (emptying the profile of
+    reservations and placing the jobs again in queue order) does *not* keep
+    that promise: a job placed earlier in the rebuild may take the hole an
+    existing reservation relied on. Complexity: $O(q \\cdot m)$ when
+    compressing, $m$ breakpoints scanned per job; $O(a \\cdot m)$ otherwise
+    for $a$ arrivals.
+
+    References
+    ----------
+    Seed 004 §2 ("in conservative backfill, every job is given a reservation
+    when it enters the system"); Mu'alem and Feitelson 2001, §2 (compression).
+
+    Examples
+    --------
+    4 processors; a running job holds 3 until t=10. Job 1 (2 processors,
+    5 s) gets a reservation at 10; job 2 (1 processor, 10 s) fits now:
+
+    >>> p = Profile.idle(4).reserve(0, 10, 3)
+    >>> q = (Request(1, 0, 2, 5), Request(2, 0, 1, 10))
+    >>> d = conservative(Plan(now=0, profile=p, queue=q, reservations=(None, None)))
+    >>> d.reservations, [j.id for j in d.start]
+    ((10, 0), [2])
+    """
+    now = plan.now
+    queue = plan.queue
+    reservations = plan.reservations
+    editor = plan.profile.edit()
+    editor.advance(now)
+    for planned_end, procs in plan.released:
+        editor.release(now, planned_end - now, procs)
+    compress = bool(plan.released)
+    new = list(reservations)
+    first = 0 if compress else (reservations.index(None) if None in reservations else len(new))
+    for k in range(first, len(queue)):
+        old = reservations[k]
+        job = queue[k]
+        procs = job.procs
+        duration = job.requested_time
+        if old is None:
+            at = editor.earliest_fit(now, procs, duration)
+        elif compress:
+            if editor.peak(now, old) < procs:
+                continue  # never enough free processors before its reservation
+            at = editor.earlier_fit(now, procs, duration, old)
+            if at == old:
+                continue
+            editor.release(old, duration, procs)
+        else:
+            continue
+        editor.reserve(at, duration, procs)
+        new[k] = at
+    result: tuple[Time, ...] = tuple(new)  # type: ignore[arg-type]
+    started = (
+        tuple(job for job, at in zip(queue, result, strict=True) if at == now)
+        if now in result
+        else ()
+    )
+    return PlanDecision(result, editor.freeze(), started)

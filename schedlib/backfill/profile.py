@@ -1,0 +1,513 @@
+"""The availability profile: free processors over future time, as an immutable step function.
+
+A backfilling scheduler plans with a *profile*: for every future instant, how
+many of the machine's processors are not promised to a running job or a
+reservation. It answers one question over and over — "when is the earliest
+time, from `t` on, at which `n` processors stay free for `d` seconds?" — and
+changes in two ways: a reservation takes processors over an interval, a
+release gives them back.
+
+[`Profile`][schedlib.backfill.profile.Profile] is the immutable facade: every
+operation returns a new profile and leaves the old one as it was. A scheduling
+pass that makes many changes takes one private mutable working copy with
+[`Profile.edit`][schedlib.backfill.profile.Profile.edit] and turns it back into
+a profile with [`ProfileEditor.freeze`][schedlib.backfill.profile.ProfileEditor.freeze].
+
+Representation
+--------------
+Breakpoints $t_0 < t_1 < \\dots < t_m$ in a `sortedcontainers.SortedList`, and
+a dict from breakpoint to the free count $f_i$ on $[t_i, t_{i+1})$ (the last
+segment extends to infinity and is always fully free: every interval is
+finite). $t_0$ is the profile's *origin*: the profile says nothing about times
+before it. The representation is canonical — two neighbouring segments never
+have the same free count — so equal step functions compare equal.
+
+Intervals are half-open, $[s, s + d)$: processors released at $t$ can be
+reserved from $t$.
+
+| operation | cost ($k$ breakpoints, $m$ of them inside the interval) |
+|---|---|
+| `free_at(t)` | $O(\\log k)$ |
+| `earliest_fit(t, n, d)` | $O(\\log k + m)$, $m$ = breakpoints scanned up to the answer |
+| `reserve`, `release` | $O(\\log k + m)$ on a working copy |
+| `advance(t)` (forget the past) | $O(\\log k)$ amortised |
+| `edit()` + `freeze()` | $O(k)$ (one copy per scheduling pass) |
+
+References
+----------
+Mu'alem and Feitelson, "Utilization, predictability, workloads, and user
+runtime estimates in scheduling the IBM SP2 with backfilling", IEEE TPDS
+12(6), 2001 (the profile of conservative backfilling); seed 004 §2 (the 2-D
+chart of processors against time in which backfilling finds holes).
+
+Examples
+--------
+A machine of 4 processors; a running job holds 3 of them until t=10:
+
+>>> p = Profile.idle(4).reserve(0, 10, 3)
+>>> p.steps()
+((0, 1), (10, 4))
+>>> p.earliest_fit(0, 2, 5)
+10
+>>> p.earliest_fit(0, 1, 100)
+0
+>>> q = p.reserve(10, 5, 4)
+>>> q.steps(), p.steps()        # p is unchanged
+(((0, 1), (10, 0), (15, 4)), ((0, 1), (10, 4)))
+>>> q.release(10, 5, 4) == p
+True
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+
+import attrs
+
+from schedlib.errors import InvalidValueError
+from schedlib.model import Time
+
+__all__ = ["Profile", "ProfileEditor"]
+
+
+def _check_request(procs: int, duration: Time, capacity: int) -> None:
+    if not isinstance(procs, int) or isinstance(procs, bool) or procs < 1:
+        raise InvalidValueError("procs", procs, "must be an int >= 1")
+    if procs > capacity:
+        raise InvalidValueError(
+            "procs", procs, f"is more than the profile's {capacity} processors (never fits)"
+        )
+    if not duration >= 0:
+        raise InvalidValueError("duration", duration, "must be >= 0")
+
+
+def _check_time(t: Time, times: Sequence[Time], name: str = "t") -> None:
+    if t < times[0]:
+        raise InvalidValueError(name, t, f"is before the profile's origin {times[0]}")
+
+
+def _earliest_fit(
+    times: Sequence[Time], free: Sequence[int], t: Time, procs: int, duration: Time
+) -> Time:
+    candidate = t
+    end = t + duration
+    blocked = False
+    for i in range(bisect_right(times, t) - 1, len(times)):
+        point = times[i]
+        if blocked:  # the previous segment was too full: try from here
+            candidate = point
+            end = point + duration
+            blocked = False
+        elif point > candidate and point >= end:
+            return candidate
+        if free[i] < procs:
+            blocked = True
+    return candidate  # the last segment is fully free
+
+
+def _peak(times: Sequence[Time], free: Sequence[int], start: Time, end: Time) -> int:
+    start = max(start, times[0])
+    if end <= start:
+        return 0
+    return max(free[bisect_right(times, start) - 1 : bisect_left(times, end)])
+
+
+@attrs.frozen(slots=True, repr=False)
+class Profile:
+    """Free processors over future time; immutable (every operation returns a new profile).
+
+    Build one with [`Profile.idle`][schedlib.backfill.profile.Profile.idle]
+    and change it with `reserve`/`release` (or, for many changes at once,
+    [`edit`][schedlib.backfill.profile.Profile.edit]). Profiles compare equal
+    when they describe the same step function from the same origin.
+
+    Attributes
+    ----------
+    capacity
+        Processors of the machine.
+    times
+        Breakpoints $t_0 < t_1 < \\dots < t_m$ ($t_0$ is the origin).
+    free
+        $f_i$, the free processors on $[t_i, t_{i+1})$; $f_m$ = `capacity`.
+    """
+
+    capacity: int
+    times: tuple[Time, ...]
+    free: tuple[int, ...]
+
+    @classmethod
+    def idle(cls, capacity: int, origin: Time = 0) -> Profile:
+        """A machine with every processor free from `origin` on.
+
+        Parameters
+        ----------
+        capacity
+            Processors, `>= 1`.
+        origin
+            First instant the profile describes.
+
+        Returns
+        -------
+        Profile
+
+        Raises
+        ------
+        InvalidValueError
+            If `capacity < 1`.
+
+        Examples
+        --------
+        >>> Profile.idle(8, origin=5).steps()
+        ((5, 8),)
+        """
+        if not isinstance(capacity, int) or isinstance(capacity, bool) or capacity < 1:
+            raise InvalidValueError("capacity", capacity, "must be an int >= 1")
+        return cls(capacity, (origin,), (capacity,))
+
+    @property
+    def origin(self) -> Time:
+        """The first instant the profile describes."""
+        return self.times[0]
+
+    def steps(self) -> tuple[tuple[Time, int], ...]:
+        """The step function as `(breakpoint, free processors from there)` pairs.
+
+        The last pair's count holds until infinity (it is always `capacity`).
+
+        Examples
+        --------
+        >>> Profile.idle(4).reserve(2, 3, 1).steps()
+        ((0, 4), (2, 3), (5, 4))
+        """
+        return tuple(zip(self.times, self.free, strict=True))
+
+    def __repr__(self) -> str:
+        return f"Profile(capacity={self.capacity}, steps={self.steps()!r})"
+
+    def __len__(self) -> int:
+        """Number of breakpoints."""
+        return len(self.times)
+
+    def free_at(self, t: Time) -> int:
+        """Free processors at instant `t` (`t >= origin`).
+
+        Raises
+        ------
+        InvalidValueError
+            If `t` is before the origin.
+
+        Examples
+        --------
+        >>> p = Profile.idle(4).reserve(2, 3, 1)
+        >>> p.free_at(1), p.free_at(2), p.free_at(5)
+        (4, 3, 4)
+        """
+        _check_time(t, self.times)
+        return self.free[bisect_right(self.times, t) - 1]
+
+    def peak(self, start: Time, end: Time) -> int:
+        """The most processors free at any instant of $[start, end)$ (0 if it is empty).
+
+        The part before the origin is ignored. A job needing more processors
+        than that cannot start in $[start, end)$.
+
+        Notes
+        -----
+        Complexity: $O(\\log k + m)$ at C speed, $m$ breakpoints in the interval.
+
+        Examples
+        --------
+        >>> p = Profile.idle(4).reserve(0, 10, 3).reserve(10, 5, 2)
+        >>> p.peak(0, 10), p.peak(0, 12), p.peak(12, 100), p.peak(5, 5)
+        (1, 2, 4, 0)
+        """
+        return _peak(self.times, self.free, start, end)
+
+    def earliest_fit(self, t: Time, procs: int, duration: Time) -> Time:
+        """The earliest start $s \\ge t$ at which `procs` processors stay free for `duration`.
+
+        Parameters
+        ----------
+        t
+            Earliest acceptable start (`>= origin`).
+        procs
+            Processors needed, `1 <= procs <= capacity`.
+        duration
+            Length of the interval $[s, s + d)$; for `duration = 0` the
+            processors must be free at the instant $s$ itself.
+
+        Returns
+        -------
+        Time
+            $s = \\min\\{s \\ge t : f(\\tau) \\ge n \\ \\forall \\tau \\in [s, s+d)\\}$;
+            always finite, since the last segment is fully free.
+
+        Raises
+        ------
+        InvalidValueError
+            If `procs` is not in `[1, capacity]`, `duration < 0`, or `t` is
+            before the origin.
+
+        Notes
+        -----
+        A single left-to-right scan: the candidate start is `t`; a segment
+        with fewer than $n$ free processors moves the candidate to the end of
+        that segment; the first breakpoint at or after $s + d$ reached with
+        the candidate unmoved ends the scan. Complexity: $O(\\log k + m)$ for
+        $k$ breakpoints, $m$ of them scanned.
+
+        Examples
+        --------
+        >>> p = Profile.idle(4).reserve(0, 10, 3).reserve(20, 5, 2)
+        >>> p.earliest_fit(0, 3, 10), p.earliest_fit(0, 3, 11), p.earliest_fit(0, 4, 0)
+        (10, 25, 10)
+        """
+        _check_request(procs, duration, self.capacity)
+        _check_time(t, self.times)
+        return _earliest_fit(self.times, self.free, t, procs, duration)
+
+    def reserve(self, start: Time, duration: Time, procs: int) -> Profile:
+        """A new profile with `procs` processors taken over $[start, start + duration)$.
+
+        Raises
+        ------
+        InvalidValueError
+            If fewer than `procs` processors are free somewhere in the interval
+            (overbooking), or the arguments are out of range.
+
+        Examples
+        --------
+        >>> Profile.idle(2).reserve(0, 5, 2).reserve(1, 1, 1)
+        Traceback (most recent call last):
+        ...
+        schedlib.errors.InvalidValueError: procs = 1: only 0 processor(s) free at t=1
+        """
+        editor = self.edit()
+        editor.reserve(start, duration, procs)
+        return editor.freeze()
+
+    def release(self, start: Time, duration: Time, procs: int) -> Profile:
+        """A new profile with `procs` processors given back over $[start, start + duration)$.
+
+        The part of the interval before the origin is ignored (it is past).
+
+        Raises
+        ------
+        InvalidValueError
+            If that would free more processors than the machine has somewhere
+            (releasing what was never reserved).
+
+        Examples
+        --------
+        >>> Profile.idle(4).reserve(0, 10, 3).release(4, 6, 3).steps()
+        ((0, 1), (4, 4))
+        """
+        editor = self.edit()
+        editor.release(start, duration, procs)
+        return editor.freeze()
+
+    def advance(self, t: Time) -> Profile:
+        """A new profile that forgets everything before `t` (its new origin).
+
+        Examples
+        --------
+        >>> Profile.idle(4).reserve(0, 10, 3).advance(7).steps()
+        ((7, 1), (10, 4))
+        """
+        editor = self.edit()
+        editor.advance(t)
+        return editor.freeze()
+
+    def edit(self) -> ProfileEditor:
+        """A private mutable working copy, for a scheduling pass that makes many changes.
+
+        Returns
+        -------
+        ProfileEditor
+            Changes made to it never reach this profile; call
+            [`freeze`][schedlib.backfill.profile.ProfileEditor.freeze] to get
+            the result as a new profile.
+
+        Notes
+        -----
+        Complexity: $O(k)$ (one copy, at C speed).
+        """
+        return ProfileEditor(self.capacity, list(self.times), list(self.free))
+
+
+class ProfileEditor:
+    """A mutable working copy of a [`Profile`][schedlib.backfill.profile.Profile].
+
+    Obtained from [`Profile.edit`][schedlib.backfill.profile.Profile.edit];
+    offers the same queries and changes the copy in place. It is private to
+    the code that made it: hand out the result of `freeze()`, never the editor.
+
+    Attributes
+    ----------
+    capacity
+        Processors of the machine.
+    """
+
+    __slots__ = ("_free", "_times", "capacity")
+
+    def __init__(self, capacity: int, times: list[Time], free: list[int]) -> None:
+        self.capacity = capacity
+        self._times = times
+        self._free = free
+
+    def freeze(self) -> Profile:
+        """The current content as an immutable profile.
+
+        Complexity: $O(k)$ (at C speed).
+        """
+        return Profile(self.capacity, tuple(self._times), tuple(self._free))
+
+    def free_at(self, t: Time) -> int:
+        """Free processors at `t` (see `Profile.free_at`)."""
+        _check_time(t, self._times)
+        return self._free[bisect_right(self._times, t) - 1]
+
+    def earliest_fit(self, t: Time, procs: int, duration: Time) -> Time:
+        """See [`Profile.earliest_fit`][schedlib.backfill.profile.Profile.earliest_fit]."""
+        _check_request(procs, duration, self.capacity)
+        _check_time(t, self._times)
+        return _earliest_fit(self._times, self._free, t, procs, duration)
+
+    def earlier_fit(self, t: Time, procs: int, duration: Time, current: Time) -> Time:
+        """Where a job reserved at `current` could start if it were taken out (never later).
+
+        The profile holds the job's reservation $[c, c + d)$. Taken out, its
+        earliest fit from `t` is some $s \\le c$ (its own place is free). For
+        $s < c$, the part of $[s, s + d)$ after $c$ lies inside its own place,
+        where at least `procs` processors are then free; so only
+        $[s, \\min(s + d, c))$ needs checking, and only breakpoints before $c$
+        are scanned. The profile is not changed.
+
+        Parameters
+        ----------
+        t
+            Earliest acceptable start (`>= origin`).
+        procs, duration
+            The job's processors and requested time.
+        current
+            Its current reservation (held in this profile).
+
+        Returns
+        -------
+        Time
+            The job's earliest fit with it taken out; `current` when nothing
+            earlier fits.
+
+        Notes
+        -----
+        Complexity: $O(\\log k + m)$, $m$ breakpoints in $[t, c)$.
+
+        Examples
+        --------
+        >>> e = Profile.idle(4).reserve(0, 10, 3).reserve(10, 5, 2).edit()
+        >>> e.earlier_fit(0, 2, 5, 10), e.earlier_fit(0, 1, 5, 10)
+        (10, 0)
+        """
+        if current <= t:
+            return current
+        times = self._times
+        free = self._free
+        candidate = t
+        blocked = False
+        for i in range(bisect_right(times, t) - 1, len(times)):
+            point = times[i]
+            if point >= current:
+                break
+            if blocked:
+                candidate = point
+                blocked = False
+            elif point > candidate and point >= candidate + duration:
+                return candidate
+            if free[i] < procs:
+                blocked = True
+        return current if blocked else candidate
+
+    def _split(self, t: Time) -> int:
+        """Make `t` a breakpoint (same function, one more step); return its index."""
+        times = self._times
+        i = bisect_left(times, t)
+        if i == len(times) or times[i] != t:
+            times.insert(i, t)
+            self._free.insert(i, self._free[i - 1])
+        return i
+
+    def _merge(self, i: int) -> None:
+        """Drop breakpoint `i` if its count equals the previous one's (canonical form)."""
+        free = self._free
+        if 0 < i < len(free) and free[i] == free[i - 1]:
+            del free[i]
+            del self._times[i]
+
+    def _add(self, start: Time, end: Time, delta: int, too_far: str) -> None:
+        """Add `delta` over $[start, end)$; raise (unchanged) if a count leaves [0, capacity]."""
+        i = self._split(start)
+        j = self._split(end)
+        free = self._free
+        for k in range(i, j):
+            free[k] += delta
+        low = min(free[i:j])
+        high = max(free[i:j])
+        if low < 0 or high > self.capacity:
+            worst = low if low < 0 else high
+            at = max(self._times[free.index(worst, i)], start)
+            if delta < 0:
+                reason = f"only {low - delta} processor(s) free at t={at}"
+            else:
+                reason = (
+                    f"releasing them at t={at} would make {high} of {self.capacity} "
+                    f"processors free ({too_far})"
+                )
+            for k in range(i, j):
+                free[k] -= delta
+            self._merge(j)
+            self._merge(i)
+            raise InvalidValueError("procs", abs(delta), reason)
+        self._merge(j)
+        self._merge(i)
+
+    def peak(self, start: Time, end: Time) -> int:
+        """The most processors free at any instant of $[start, end)$ (see `Profile.peak`)."""
+        return _peak(self._times, self._free, start, end)
+
+    def reserve(self, start: Time, duration: Time, procs: int) -> None:
+        """Take `procs` processors over $[start, start + duration)$ (in place).
+
+        Raises
+        ------
+        InvalidValueError
+            If the interval is overbooked or starts before the origin; the
+            editor is unchanged then.
+        """
+        _check_request(procs, duration, self.capacity)
+        _check_time(start, self._times, "start")
+        if duration:
+            self._add(start, start + duration, -procs, "")
+
+    def release(self, start: Time, duration: Time, procs: int) -> None:
+        """Give back `procs` processors over $[start, start + duration)$ (in place).
+
+        The part before the origin is ignored (it is past).
+
+        Raises
+        ------
+        InvalidValueError
+            If a count would exceed the capacity; the editor is unchanged then.
+        """
+        _check_request(procs, duration, self.capacity)
+        end = start + duration
+        start = max(start, self._times[0])
+        if end > start:
+            self._add(start, end, procs, "they were not reserved")
+
+    def advance(self, t: Time) -> None:
+        """Forget everything before `t`, which becomes the origin (in place)."""
+        if t > self._times[0]:
+            i = self._split(t)
+            del self._times[:i]
+            del self._free[:i]
