@@ -54,6 +54,7 @@ Examples
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from typing import Any, Literal
 
@@ -61,7 +62,7 @@ import attrs
 
 from schedlib.errors import InvalidValueError
 from schedlib.model import FinalState, Job, JobId, Time
-from schedlib.validation import require
+from schedlib.validation import at_least, finite_at_least, require
 from schedlib.workloads.swf import SWFRecord
 
 __all__ = [
@@ -78,7 +79,7 @@ ZeroRuntime = Literal["one_second", "keep"]
 ProcsFrom = Literal["requested", "allocated"]
 
 
-def _one_of(*choices: str) -> Any:
+def _one_of(*choices: object) -> Any:
     def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
         if value not in choices:
             allowed = ", ".join(repr(c) for c in choices)
@@ -161,12 +162,12 @@ class ExcludedJob:
         Why, naming the field and value (e.g. `"runtime unknown (field 4 = -1)"`).
     """
 
-    id: JobId
-    submit: Time
-    procs: int
+    id: JobId = attrs.field(validator=at_least(0))
+    submit: Time = attrs.field(validator=finite_at_least(0))
+    procs: int = attrs.field(validator=at_least(0))
     requested_time: Time | None
     state: FinalState = attrs.field(
-        validator=attrs.validators.in_((FinalState.REJECTED, FinalState.CANCELLED_IN_LOG))
+        validator=_one_of(FinalState.REJECTED, FinalState.CANCELLED_IN_LOG)
     )
     reason: str
 
@@ -303,8 +304,7 @@ _COUNTERS = (
 )
 
 
-def _submit_order(item: Job | ExcludedJob) -> tuple[Time, JobId]:
-    return (item.submit, item.id)
+_submit_order = operator.attrgetter("submit", "id")
 
 
 def clean(

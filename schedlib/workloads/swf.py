@@ -430,8 +430,8 @@ def _parse_header(numbered: Sequence[tuple[int, str]]) -> tuple[dict[str, Any], 
                     ParseIssue(
                         line,
                         "header",
-                        f"header {key} = {value!r}: not a "
-                        f"{'positive ' if name in _POSITIVE_KEYS else ''}integer; ignored",
+                        f"header {key} = {value!r}: not "
+                        f"{'a positive' if name in _POSITIVE_KEYS else 'an'} integer; ignored",
                         value=value,
                     )
                 )
@@ -461,9 +461,16 @@ def _parse_header(numbered: Sequence[tuple[int, str]]) -> tuple[dict[str, Any], 
 
 def _check_comments(instance: Any, attribute: Any, value: tuple[str, ...]) -> None:
     for line in value:
-        if not isinstance(line, str) or not line.lstrip().startswith(";") or "\n" in line:
+        if (
+            not isinstance(line, str)
+            or not line.lstrip().startswith(";")
+            or "\n" in line
+            or "\r" in line
+        ):
             raise InvalidValueError(
-                "SWFHeader.comments", line, "each comment line must start with ';' on one line"
+                "SWFHeader.comments",
+                line,
+                "each comment line must start with ';' and hold no line end",
             )
 
 
@@ -635,6 +642,9 @@ def _field_error(kind: str, index: int, token: Any, reason: str) -> _LineError:
     )
 
 
+_NEGATIVE = "negative, and only -1 (unknown) may be"
+
+
 def _convert_slow(parts: Sequence[str]) -> list[Any]:
     """Convert the tokens one by one, naming the first bad one."""
     values: list[Any] = []
@@ -652,6 +662,8 @@ def _convert_slow(parts: Sequence[str]) -> list[Any]:
             number = float(token)
             if not math.isfinite(number):
                 raise _field_error("not_a_number", index, token, "not a finite number")
+            if -1.0 < number < 0.0:
+                raise _field_error("negative", index, token, _NEGATIVE)
             values.append(number)
         else:
             raise _field_error("not_a_number", index, token, "not a number")
@@ -664,9 +676,7 @@ def _check_negative(values: Sequence[Any], parts: Sequence[str]) -> None:
         raise _field_error("negative", 0, parts[0], "a job number must be >= 0")
     for index, value in enumerate(values):
         if value < 0 and value != -1 and index != _STATUS:
-            raise _field_error(
-                "negative", index, parts[index], "negative, and only -1 (unknown) may be"
-            )
+            raise _field_error("negative", index, parts[index], _NEGATIVE)
 
 
 def _convert(parts: list[str], line: str) -> list[Any]:
@@ -682,8 +692,8 @@ def _convert(parts: list[str], line: str) -> list[Any]:
         except ValueError:
             values = None
         parts[5] = cpu
-        if values is None or not math.isfinite(number):
-            return _convert_slow(parts)
+        if values is None or not -1.0 <= number < math.inf or -1.0 < number < 0.0:
+            return _convert_slow(parts)  # names the bad token
         values[5] = number
         return values
     try:
