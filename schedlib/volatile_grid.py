@@ -39,11 +39,11 @@ that is up for 30 s at a time:
 >>> from schedlib.availability import AvailabilityPattern, ResourceAvailability
 >>> resources = [ResourceAvailability(AvailabilityPattern.repeating(30, 1)),
 ...              ResourceAvailability(AvailabilityPattern.repeating(84, 1))]
->>> jobs = [GridJob(1, 0, 50), GridJob(2, 0, 50)]
->>> pgs = simulate_grid(jobs, resources, policy="pgs")
+>>> jobs = [BagJob(1, 0, 50), BagJob(2, 0, 50)]
+>>> pgs = simulate_volatile_grid(jobs, resources, policy="pgs")
 >>> pgs.makespan, pgs.failures
 (135, 0)
->>> fcfs = simulate_grid(jobs, resources, policy="fcfs")
+>>> fcfs = simulate_volatile_grid(jobs, resources, policy="fcfs")
 >>> fcfs.makespan, fcfs.failures, fcfs.wasted_work
 (142, 3, 42)
 
@@ -86,13 +86,13 @@ __all__ = [
     "PGS",
     "PGS_EMPTY_QUEUE",
     "POLICIES",
-    "GridJob",
-    "GridPolicy",
-    "GridRun",
-    "GridState",
+    "BagJob",
+    "MappingPolicy",
     "RuntimeUpdate",
     "VolatileGridModel",
-    "simulate_grid",
+    "VolatileGridRun",
+    "VolatileGridState",
+    "simulate_volatile_grid",
     "wasted_work",
     "with_estimate_errors",
 ]
@@ -109,7 +109,7 @@ def _runtime_default(self: Any) -> Time:
 
 
 @attrs.frozen(slots=True)
-class GridJob:
+class BagJob:
     """An independent job of a bag of tasks (seed 001 §1: Bag-of-Tasks applications).
 
     Attributes
@@ -132,12 +132,12 @@ class GridJob:
 
     Examples
     --------
-    >>> GridJob(1, 0, 60)
-    GridJob(id=1, submit=0, runtime=60, estimate=60)
-    >>> GridJob(2, 0, -1)
+    >>> BagJob(1, 0, 60)
+    BagJob(id=1, submit=0, runtime=60, estimate=60)
+    >>> BagJob(2, 0, -1)
     Traceback (most recent call last):
     ...
-    schedlib.errors.InvalidValueError: GridJob.runtime = -1: must be a finite number >= 0
+    schedlib.errors.InvalidValueError: BagJob.runtime = -1: must be a finite number >= 0
     """
 
     id: JobId = attrs.field(validator=at_least(0))
@@ -183,7 +183,7 @@ ResourceOrder = Literal["rejoined", "index"]
 
 
 @attrs.frozen(slots=True)
-class GridPolicy:
+class MappingPolicy:
     """A scheduler for the volatile grid: a mapping plus what it does with failed jobs.
 
     Attributes
@@ -197,9 +197,12 @@ class GridPolicy:
         priority queue: `"back"` (PGS, seed 001 §3.2: "all its queued jobs
         are added to the priorityQueue") or `"front"` (FCFS, §3.1: "they are
         added to the front of the queue").
-    screens
-        Whether jobs whose estimate is not shorter than every planned uptime
-        end `UNSCHEDULABLE` (the policy reads planned uptimes; FCFS does not).
+    screen
+        `screen(estimate, longest_uptime) -> reason or None`, applied to each
+        job when it arrives and when its estimate is revised while it waits:
+        a reason ends the job `UNSCHEDULABLE`. PGS uses
+        [`unschedulable_reason`][schedlib.mapping.unschedulable_reason] (it
+        reads planned uptimes); FCFS has none (`None`).
     """
 
     name: str
@@ -207,21 +210,21 @@ class GridPolicy:
     requeue: Requeue = attrs.field(
         default="back", validator=attrs.validators.in_(("front", "back"))
     )
-    screens: bool = True
+    screen: Callable[[Time, Time], str | None] | None = unschedulable_reason
 
 
-PGS = GridPolicy("pgs", map_pgs, "back", screens=True)
+PGS = MappingPolicy("pgs", map_pgs, "back")
 """Prediction based Grid Scheduling (seed 001 §2.3, §3.2)."""
 
-PGS_EMPTY_QUEUE = GridPolicy(
-    "pgs-empty-queue", partial(map_pgs, first_job_for="empty-queue"), "back", screens=True
+PGS_EMPTY_QUEUE = MappingPolicy(
+    "pgs-empty-queue", partial(map_pgs, first_job_for="empty-queue"), "back"
 )
 """PGS whose phase 1 also serves busy resources with an empty queue (the literal reading)."""
 
-FCFS = GridPolicy("fcfs", map_fcfs, "front", screens=False)
+FCFS = MappingPolicy("fcfs", map_fcfs, "front", screen=None)
 """The standard CoBRA scheduler, first come first serve (seed 001 §3.1)."""
 
-POLICIES: Mapping[str, GridPolicy] = MappingProxyType(
+POLICIES: Mapping[str, MappingPolicy] = MappingProxyType(
     {p.name: p for p in (PGS, PGS_EMPTY_QUEUE, FCFS)}
 )
 """The built-in policies by name."""
@@ -239,7 +242,7 @@ class _Resource:
 
 
 @attrs.frozen(slots=True)
-class GridState:
+class VolatileGridState:
     """The state of a volatile-grid run (immutable; the engine threads it through).
 
     Attributes
@@ -281,7 +284,7 @@ class VolatileGridModel:
         One [`ResourceAvailability`][schedlib.availability.ResourceAvailability]
         per resource; resource $i$ is `place=(i,)` in the log.
     policy
-        A [`GridPolicy`][schedlib.volatile_grid.GridPolicy] or the name of a
+        A [`MappingPolicy`][schedlib.volatile_grid.MappingPolicy] or the name of a
         built-in one (`"pgs"`, `"pgs-empty-queue"`, `"fcfs"`).
     queue_length
         Jobs a resource holds at once, its running job included (`>= 1`).
@@ -312,10 +315,10 @@ class VolatileGridModel:
 
     def __init__(
         self,
-        jobs: Iterable[GridJob],
+        jobs: Iterable[BagJob],
         resources: Sequence[ResourceAvailability],
         *,
-        policy: GridPolicy | str = "pgs",
+        policy: MappingPolicy | str = "pgs",
         queue_length: int = DEFAULT_QUEUE_LENGTH,
         seed: int = 0,
         max_failures: int = DEFAULT_MAX_FAILURES,
@@ -327,7 +330,7 @@ class VolatileGridModel:
                 "resource_order", resource_order, "must be 'rejoined' or 'index'"
             )
         self.resource_order = resource_order
-        self.jobs: tuple[GridJob, ...] = tuple(jobs)
+        self.jobs: tuple[BagJob, ...] = tuple(jobs)
         self.resources: tuple[ResourceAvailability, ...] = tuple(resources)
         if not self.resources:
             raise InvalidValueError("resources", self.resources, "needs at least one resource")
@@ -355,12 +358,12 @@ class VolatileGridModel:
 
     # -- set-up -------------------------------------------------------------------------
 
-    def initial_state(self) -> GridState:
+    def initial_state(self) -> VolatileGridState:
         """Every resource up at time 0 in cycle 0; no job yet."""
         resources = tuple(
             _Resource(True, 0, 0, r.planned.next_down(0, 0), None, 0, ()) for r in self.resources
         )
-        return GridState(resources, (), (), MappingProxyType({}), frozenset(), ())
+        return VolatileGridState(resources, (), (), MappingProxyType({}), frozenset(), ())
 
     def initial_events(self) -> list[Event]:
         """Arrivals (by submission time, then job id), first failures, runtime updates."""
@@ -378,17 +381,59 @@ class VolatileGridModel:
         )
         return events
 
+    def run(self, *, max_events: int | None = None) -> VolatileGridRun:
+        """Simulate from the initial state with [`simulate`][schedlib.engine.simulate].
+
+        Parameters
+        ----------
+        max_events
+            Optional budget of engine events.
+
+        Returns
+        -------
+        VolatileGridRun
+            The record, the up periods, the end time and the event count.
+
+        Raises
+        ------
+        SimulationStuckError
+            If the event budget is spent.
+        """
+        trace = simulate(self, self.initial_state(), self.initial_events(), max_events=max_events)
+        state = trace.state
+        still_up = [
+            UpPeriod(index, r.cycle, r.up_since, r.planned_down, math.inf)
+            for index, r in enumerate(state.resources)
+            if r.up
+        ]
+        periods = sorted((*state.periods, *still_up), key=lambda p: (p.resource, p.start))
+        record = RunRecord.from_log(
+            self.policy.name,
+            self.jobs,
+            trace.log,
+            capacity=len(self.resources),
+            parameters={
+                "queue_length": self.queue_length,
+                "max_failures": self.max_failures,
+                "longest_uptime": self.longest_uptime,
+                "updates": len(self.updates),
+                "resource_order": self.resource_order,
+            },
+            seed=self.seed,
+        )
+        return VolatileGridRun(record, tuple(periods), trace.end, trace.events)
+
     # -- the Model protocol ---------------------------------------------------------------
 
-    def is_done(self, state: GridState) -> bool:
+    def is_done(self, state: VolatileGridState) -> bool:
         """Whether every job has ended."""
         return len(state.finished) == len(self.jobs)
 
-    def unfinished(self, state: GridState) -> Collection[JobId]:
+    def unfinished(self, state: VolatileGridState) -> Collection[JobId]:
         """Ids of the jobs that have not ended."""
         return [job.id for job in self.jobs if job.id not in state.finished]
 
-    def on_event(self, state: GridState, event: Event) -> Step[GridState]:
+    def on_event(self, state: VolatileGridState, event: Event) -> Step[VolatileGridState]:
         """Handle an arrival, completion, failure, recovery or runtime update."""
         kind = event.payload[0]
         if kind == _DONE:
@@ -401,7 +446,7 @@ class VolatileGridModel:
             return self._up(state, event.time, event.payload[1])
         return self._update(state, event.time, event.payload[1])
 
-    def on_pass(self, state: GridState, now: Time) -> Step[GridState]:
+    def on_pass(self, state: VolatileGridState, now: Time) -> Step[VolatileGridState]:
         """Build the snapshot, call the policy's mapping, apply its decision."""
         if not state.priority and not state.regular:
             return Step(state)
@@ -425,7 +470,7 @@ class VolatileGridModel:
 
     # -- transitions ----------------------------------------------------------------------
 
-    def _arrive(self, state: GridState, now: Time, job: GridJob) -> Step[GridState]:
+    def _arrive(self, state: VolatileGridState, now: Time, job: BagJob) -> Step[VolatileGridState]:
         log = [JobEvent(now, job.id, EventKind.SUBMIT)]
         reason = self._screen(job.estimate)
         if reason is not None:
@@ -441,9 +486,8 @@ class VolatileGridModel:
         return up
 
     def _screen(self, estimate: Time) -> str | None:
-        if not self.policy.screens:
-            return None
-        return unschedulable_reason(estimate, self.longest_uptime)
+        screen = self.policy.screen
+        return None if screen is None else screen(estimate, self.longest_uptime)
 
     def _start(self, r: _Resource, index: int, now: Time) -> tuple[_Resource, JobEvent, Event]:
         job = r.queued[0]
@@ -456,7 +500,7 @@ class VolatileGridModel:
         )
         return resource, JobEvent(now, job.id, EventKind.START, (index,)), done
 
-    def _complete(self, state: GridState, now: Time, index: int) -> Step[GridState]:
+    def _complete(self, state: VolatileGridState, now: Time, index: int) -> Step[VolatileGridState]:
         r = state.resources[index]
         job = r.running
         assert job is not None  # a completion is cancelled when its resource goes down
@@ -471,7 +515,7 @@ class VolatileGridModel:
         new = attrs.evolve(state, resources=resources, finished=state.finished | {job.id})
         return Step(new, events=events, log=log, wake=bool(new.priority or new.regular))
 
-    def _down(self, state: GridState, now: Time, index: int) -> Step[GridState]:
+    def _down(self, state: VolatileGridState, now: Time, index: int) -> Step[VolatileGridState]:
         r = state.resources[index]
         spec = self.resources[index]
         period = UpPeriod(index, r.cycle, r.up_since, r.planned_down, now)
@@ -505,7 +549,7 @@ class VolatileGridModel:
         )
         back_up = Event(now + spec.truth.downtime(r.cycle) + delay, Phase.RECOVERY, (_UP, index))
         down = _Resource(False, r.cycle, r.up_since, r.planned_down, None, 0, ())
-        new = GridState(
+        new = VolatileGridState(
             _replace(state.resources, index, down),
             priority,
             state.regular,
@@ -515,7 +559,7 @@ class VolatileGridModel:
         )
         return Step(new, events=(back_up,), cancel=((_DONE, index),), log=log, wake=bool(back))
 
-    def _up(self, state: GridState, now: Time, index: int) -> Step[GridState]:
+    def _up(self, state: VolatileGridState, now: Time, index: int) -> Step[VolatileGridState]:
         r = state.resources[index]
         spec = self.resources[index]
         cycle = r.cycle + 1
@@ -527,7 +571,9 @@ class VolatileGridModel:
         new = attrs.evolve(state, resources=_replace(state.resources, index, up))
         return Step(new, events=events, wake=bool(state.priority or state.regular))
 
-    def _update(self, state: GridState, now: Time, update: RuntimeUpdate) -> Step[GridState]:
+    def _update(
+        self, state: VolatileGridState, now: Time, update: RuntimeUpdate
+    ) -> Step[VolatileGridState]:
         if update.job in state.finished:
             return Step(state)
         revised = PendingJob(update.job, update.estimate)
@@ -563,7 +609,9 @@ class VolatileGridModel:
         new = attrs.evolve(state, resources=resources)
         return Step(new, wake=bool(state.priority or state.regular))
 
-    def _apply(self, state: GridState, now: Time, decision: MappingDecision) -> Step[GridState]:
+    def _apply(
+        self, state: VolatileGridState, now: Time, decision: MappingDecision
+    ) -> Step[VolatileGridState]:
         target: dict[JobId, int] = {}
         for a in decision.assignments:
             if a.job in target:
@@ -572,10 +620,9 @@ class VolatileGridModel:
                 )
             target[a.job] = a.resource
         deferred = set(decision.deferred)
-        picked = {j.id: j for j in (*state.priority, *state.regular) if j.id in target}
-        priority = [j for j in state.priority if j.id not in target]
-        moved = [j for j in state.regular if j.id in deferred]
-        regular = [j for j in state.regular if j.id not in target and j.id not in deferred]
+        picked: dict[JobId, PendingJob] = {}
+        priority, _ = _take(state.priority, target, (), picked)
+        regular, moved = _take(state.regular, target, deferred, picked)
         if len(picked) != len(target):
             unknown = sorted(set(target) - set(picked))
             raise InvalidValueError(
@@ -626,18 +673,47 @@ class VolatileGridModel:
         return Step(new, events=events, log=log)
 
 
+def _take(
+    queue: tuple[PendingJob, ...],
+    target: Mapping[JobId, int],
+    deferred: Collection[JobId],
+    picked: dict[JobId, PendingJob],
+) -> tuple[list[PendingJob], list[PendingJob]]:
+    """Split `queue` into (kept, deferred), moving assigned jobs into `picked`.
+
+    Stops scanning once every assigned and deferred job is found (FCFS takes
+    from the head, so a pass costs what it assigns, not the queue's length).
+    """
+    need = len(target) - len(picked) + len(deferred)
+    kept: list[PendingJob] = []
+    moved: list[PendingJob] = []
+    for position, job in enumerate(queue):
+        if need == 0:
+            kept.extend(queue[position:])
+            break
+        if job.id in target:
+            picked[job.id] = job
+            need -= 1
+        elif job.id in deferred:
+            moved.append(job)
+            need -= 1
+        else:
+            kept.append(job)
+    return kept, moved
+
+
 def _replace(items: tuple[_Resource, ...], index: int, item: _Resource) -> tuple[_Resource, ...]:
     return (*items[:index], item, *items[index + 1 :])
 
 
-def _policy(policy: GridPolicy | str) -> GridPolicy:
-    if isinstance(policy, GridPolicy):
+def _policy(policy: MappingPolicy | str) -> MappingPolicy:
+    if isinstance(policy, MappingPolicy):
         return policy
     try:
         return POLICIES[policy]
     except (KeyError, TypeError):
         raise InvalidValueError(
-            "policy", policy, f"must be a GridPolicy or one of {', '.join(POLICIES)}"
+            "policy", policy, f"must be a MappingPolicy or one of {', '.join(POLICIES)}"
         ) from None
 
 
@@ -647,7 +723,7 @@ def wasted_work(record: RunRecord) -> Time:
     Parameters
     ----------
     record
-        A finished run whose workload items have a `runtime` (e.g. `GridJob`).
+        A finished run whose workload items have a `runtime` (e.g. `BagJob`).
 
     Returns
     -------
@@ -660,7 +736,7 @@ def wasted_work(record: RunRecord) -> Time:
     >>> log = [JobEvent(0, 1, K.SUBMIT), JobEvent(0, 1, K.START, (0,)),
     ...        JobEvent(30, 1, K.FAIL, (0,)), JobEvent(31, 1, K.START, (0,)),
     ...        JobEvent(81, 1, K.COMPLETE, (0,))]
-    >>> wasted_work(RunRecord.from_log("x", [GridJob(1, 0, 50)], log, capacity=1))
+    >>> wasted_work(RunRecord.from_log("x", [BagJob(1, 0, 50)], log, capacity=1))
     30
     """
     runtime = {job.id: job.runtime for job in record.workload}
@@ -671,8 +747,8 @@ def wasted_work(record: RunRecord) -> Time:
 
 
 @attrs.frozen(slots=True)
-class GridRun:
-    """The result of [`simulate_grid`][schedlib.volatile_grid.simulate_grid].
+class VolatileGridRun:
+    """The result of [`simulate_volatile_grid`][schedlib.volatile_grid.simulate_volatile_grid].
 
     Attributes
     ----------
@@ -708,18 +784,18 @@ class GridRun:
         return wasted_work(self.record)
 
 
-def simulate_grid(
-    jobs: Iterable[GridJob],
+def simulate_volatile_grid(
+    jobs: Iterable[BagJob],
     resources: Sequence[ResourceAvailability],
     *,
-    policy: GridPolicy | str = "pgs",
+    policy: MappingPolicy | str = "pgs",
     queue_length: int = DEFAULT_QUEUE_LENGTH,
     seed: int = 0,
     max_failures: int = DEFAULT_MAX_FAILURES,
     updates: Iterable[RuntimeUpdate] = (),
     resource_order: ResourceOrder = "rejoined",
     max_events: int | None = None,
-) -> GridRun:
+) -> VolatileGridRun:
     """Run a bag of jobs on resources with planned availability.
 
     Parameters
@@ -732,7 +808,7 @@ def simulate_grid(
 
     Returns
     -------
-    GridRun
+    VolatileGridRun
         The record, the up periods, the end time and the event count.
 
     Raises
@@ -761,34 +837,12 @@ def simulate_grid(
         updates=updates,
         resource_order=resource_order,
     )
-    trace = simulate(model, model.initial_state(), model.initial_events(), max_events=max_events)
-    state = trace.state
-    still_up = [
-        UpPeriod(index, r.cycle, r.up_since, r.planned_down, math.inf)
-        for index, r in enumerate(state.resources)
-        if r.up
-    ]
-    periods = sorted((*state.periods, *still_up), key=lambda p: (p.resource, p.start))
-    record = RunRecord.from_log(
-        model.policy.name,
-        model.jobs,
-        trace.log,
-        capacity=len(model.resources),
-        parameters={
-            "queue_length": model.queue_length,
-            "max_failures": model.max_failures,
-            "longest_uptime": model.longest_uptime,
-            "updates": len(model.updates),
-            "resource_order": model.resource_order,
-        },
-        seed=seed,
-    )
-    return GridRun(record, tuple(periods), trace.end, trace.events)
+    return model.run(max_events=max_events)
 
 
 def with_estimate_errors(
-    jobs: Iterable[GridJob], *, error: float, rng: random.Random
-) -> tuple[GridJob, ...]:
+    jobs: Iterable[BagJob], *, error: float, rng: random.Random
+) -> tuple[BagJob, ...]:
     """Give each job an estimate off its runtime by a random factor.
 
     Parameters
@@ -803,7 +857,7 @@ def with_estimate_errors(
 
     Returns
     -------
-    tuple of GridJob
+    tuple of BagJob
         The jobs with their new estimates, in order.
 
     Raises
@@ -818,7 +872,7 @@ def with_estimate_errors(
 
     Examples
     --------
-    >>> jobs = with_estimate_errors([GridJob(1, 0, 100)], error=0.5, rng=random.Random(3))
+    >>> jobs = with_estimate_errors([BagJob(1, 0, 100)], error=0.5, rng=random.Random(3))
     >>> 50 <= jobs[0].estimate <= 150, jobs[0].runtime
     (True, 100)
     """

@@ -1,3 +1,368 @@
-"""Placeholder: filled in by its issue."""
+"""Checkers for resources with planned availability (PGS, seed 001).
 
-__all__: list[str] = []
+Two levels:
+
+- *Decision level*: a [`SchedulerSnapshot`][schedlib.mapping.SchedulerSnapshot]
+  and the [`MappingDecision`][schedlib.mapping.MappingDecision] a mapping
+  returned for it: [`check_mapping_decision`][schedlib.testing.invariants.check_mapping_decision],
+  [`check_time_left`][schedlib.testing.invariants.check_time_left].
+- *Run level*: a [`RunRecord`][schedlib.model.RunRecord] plus the up periods
+  of the resources ([`VolatileGridRun.up_periods`][schedlib.volatile_grid.VolatileGridRun]):
+  [`check_within_uptime`][schedlib.testing.invariants.check_within_uptime],
+  [`check_no_failures`][schedlib.testing.invariants.check_no_failures],
+  [`check_unschedulable_reported`][schedlib.testing.invariants.check_unschedulable_reported],
+  [`check_failures_handled`][schedlib.testing.invariants.check_failures_handled].
+  Use them with the common checkers (`check_every_job_accounted`,
+  `check_lifecycle`, `check_capacity`).
+
+Run-level checkers read the jobs' `runtime` (and `estimate`, defaulting to
+the runtime) from the record's workload, and the place of every event as
+`(resource,)`.
+
+Examples
+--------
+>>> from schedlib.mapping import PendingJob, ResourceView, SchedulerSnapshot, map_fcfs, map_pgs
+>>> snap = SchedulerSnapshot(0, (ResourceView(0, 50),), regular=(PendingJob(1, 60),))
+>>> check_time_left(snap, map_pgs(snap))
+>>> try:
+...     check_time_left(snap, map_fcfs(snap))
+... except AssertionError as error:
+...     print(str(error).splitlines()[0])
+job 1 (estimate 60) assigned to resource 0 at t=0, which has only tl = 50 s left
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable, Sequence
+
+from schedlib.availability import UpPeriod
+from schedlib.mapping import MappingDecision, SchedulerSnapshot
+from schedlib.model import EventKind, JobEvent, JobId, RunRecord, Time
+from schedlib.testing.invariants.common import execution_segments, is_terminal
+
+__all__ = [
+    "check_failures_handled",
+    "check_mapping_decision",
+    "check_no_failures",
+    "check_time_left",
+    "check_unschedulable_reported",
+    "check_within_uptime",
+]
+
+
+def check_mapping_decision(snapshot: SchedulerSnapshot, decision: MappingDecision) -> None:
+    """A decision is applicable to its snapshot.
+
+    - every assigned job is waiting (priority or regular queue) and is
+      assigned at most once;
+    - every assigned resource is in the snapshot (available) and never holds
+      more than `queue_length` jobs;
+    - deferred jobs come from the regular queue, once, and are not assigned;
+    - deferred jobs keep their relative order.
+
+    Raises
+    ------
+    AssertionError
+        Naming the job or resource at fault.
+    """
+    waiting = {job.id for job in snapshot.priority}
+    regular = [job.id for job in snapshot.regular]
+    waiting.update(regular)
+    held = {view.resource: view.held for view in snapshot.resources}
+    assigned: set[JobId] = set()
+    for a in decision.assignments:
+        assert a.job in waiting, f"job {a.job} is assigned at t={snapshot.now} but is not waiting"
+        assert a.job not in assigned, f"job {a.job} is assigned twice at t={snapshot.now}"
+        assigned.add(a.job)
+        assert a.resource in held, (
+            f"job {a.job} is assigned to resource {a.resource}, which is not available "
+            f"at t={snapshot.now}"
+        )
+        held[a.resource] += 1
+        assert held[a.resource] <= snapshot.queue_length, (
+            f"resource {a.resource} holds {held[a.resource]} jobs at t={snapshot.now} after "
+            f"job {a.job} is assigned; queue_length is {snapshot.queue_length}"
+        )
+    position = {job: i for i, job in enumerate(regular)}
+    previous = -1
+    for job in decision.deferred:
+        assert job in position, f"job {job} is deferred but is not in the regular queue"
+        assert job not in assigned, f"job {job} is both assigned and deferred"
+        assert position[job] > previous, f"deferred jobs out of queue order at job {job}"
+        previous = position[job]
+
+
+def check_time_left(
+    snapshot: SchedulerSnapshot, decision: MappingDecision, *, strict: bool = True
+) -> None:
+    """Every assignment fits in the time its resource has left (seed 001 §2.2-§2.3).
+
+    Replays the assignments in order, each lowering its resource's $tl$ by
+    the job's estimate, and requires $et_J < tl$ before each one (the
+    paper's "strictly greater"): so $tl$ stays positive. With
+    `strict=False` it requires only $et_J \\le tl$: $tl$ never goes negative.
+
+    Parameters
+    ----------
+    snapshot
+        The mapping's input.
+    decision
+        Its output.
+    strict
+        Require the paper's strict inequality (default).
+
+    Raises
+    ------
+    AssertionError
+        Naming the job, its estimate, the resource and its $tl$.
+    """
+    estimates = {job.id: job.estimate for job in (*snapshot.priority, *snapshot.regular)}
+    left = {view.resource: view.time_left for view in snapshot.resources}
+    for a in decision.assignments:
+        if a.job not in estimates or a.resource not in left:
+            continue  # check_mapping_decision reports those
+        estimate, tl = estimates[a.job], left[a.resource]
+        fits = estimate < tl if strict else estimate <= tl
+        assert fits, (
+            f"job {a.job} (estimate {estimate}) assigned to resource {a.resource} at "
+            f"t={snapshot.now}, which has only tl = {tl} s left"
+        )
+        left[a.resource] = tl - estimate
+
+
+class _Periods:
+    """Up periods of each resource, sorted by start, for lookups by time."""
+
+    def __init__(self, periods: Iterable[UpPeriod]) -> None:
+        self.by_resource: dict[int, list[UpPeriod]] = {}
+        for p in sorted(periods, key=lambda p: (p.resource, p.start)):
+            self.by_resource.setdefault(p.resource, []).append(p)
+        self.starts = {r: [p.start for p in ps] for r, ps in self.by_resource.items()}
+
+    def around(self, resource: int, time: Time) -> list[UpPeriod]:
+        """Periods of `resource` with `start <= time <= end` (latest first)."""
+        periods = self.by_resource.get(resource, [])
+        i = bisect.bisect_right(self.starts.get(resource, []), time)
+        return [p for p in reversed(periods[max(0, i - 2) : i]) if p.start <= time <= p.end]
+
+    def downs(self, resource: int) -> set[Time]:
+        return {p.end for p in self.by_resource.get(resource, [])}
+
+
+def _where(event: JobEvent) -> int:
+    assert len(event.place) == 1, (
+        f"job {event.job}: {event.kind.value} at t={event.time} names place "
+        f"{list(event.place)}, not one resource"
+    )
+    return event.place[0]
+
+
+def check_within_uptime(record: RunRecord, up_periods: Iterable[UpPeriod]) -> None:
+    """No job starts unless it can end by its resource's next planned down time.
+
+    For every `START` of job $j$ on resource $r$ at $s$: $r$ is up at $s$
+    and $s + \\text{runtime}_j \\le$ the planned end of that up period. With
+    exact runtimes and exact availability this is PGS's guarantee (seed 001
+    §2: "no job is scheduled onto a resource that will not be available for
+    the required runtime"); FCFS breaks it.
+
+    Parameters
+    ----------
+    record
+        The run; its workload items have `runtime`.
+    up_periods
+        When each resource was actually up, and its planned down time.
+
+    Raises
+    ------
+    AssertionError
+        Naming the job, resource, start time and planned down time.
+    """
+    periods = _Periods(up_periods)
+    runtime = {job.id: job.runtime for job in record.workload}
+    for e in record.events:
+        if e.kind is not EventKind.START:
+            continue
+        resource = _where(e)
+        around = periods.around(resource, e.time)
+        assert around, f"job {e.job} starts on resource {resource} at t={e.time}, while it is down"
+        planned_end = around[0].planned_end
+        assert e.time + runtime[e.job] <= planned_end, (
+            f"job {e.job} (runtime {runtime[e.job]}) starts on resource {resource} at "
+            f"t={e.time} and would end at t={e.time + runtime[e.job]}, after the resource's "
+            f"planned down time t={planned_end}"
+        )
+
+
+def check_no_failures(record: RunRecord) -> None:
+    """No job ever fails or is abandoned.
+
+    Raises
+    ------
+    AssertionError
+        Naming the first `FAIL` or `ABANDON`.
+    """
+    for e in record.events:
+        assert e.kind not in (EventKind.FAIL, EventKind.ABANDON), (
+            f"job {e.job} has {e.kind.value} on {list(e.place)} at t={e.time}"
+        )
+
+
+def check_unschedulable_reported(record: RunRecord, longest_uptime: Time) -> None:
+    """Jobs longer than every uptime end `UNSCHEDULABLE`, never assigned; no other job does.
+
+    A job whose estimate is not shorter than `longest_uptime` must never be
+    assigned nor started, and must end `UNSCHEDULABLE` with a reason that
+    names the uptime. Every other job must not end `UNSCHEDULABLE`. Reads the
+    `estimate` of each workload item (its `runtime` if it has none); for runs
+    without runtime updates.
+
+    Parameters
+    ----------
+    record
+        The run.
+    longest_uptime
+        The longest planned uptime of any resource.
+
+    Raises
+    ------
+    AssertionError
+        Naming the job, its estimate and what happened to it.
+    """
+    estimate = {job.id: getattr(job, "estimate", job.runtime) for job in record.workload}
+    too_long = {job for job, est in estimate.items() if est >= longest_uptime}
+    for e in record.events:
+        if e.job in too_long:
+            assert e.kind not in (EventKind.ASSIGN, EventKind.START), (
+                f"job {e.job} (estimate {estimate[e.job]}) is never shorter than the longest "
+                f"uptime {longest_uptime}, but has {e.kind.value} on {list(e.place)} at t={e.time}"
+            )
+    for o in record.outcomes:
+        if o.job in too_long:
+            assert o.state is not None and o.state.value == "unschedulable", (
+                f"job {o.job} (estimate {estimate[o.job]}) can never fit an uptime of at most "
+                f"{longest_uptime} s, but ended {o.state.value if o.state else 'never'}"
+            )
+            assert "uptime" in o.reason, (
+                f"job {o.job} is unschedulable with a reason that does not name the uptime: "
+                f"{o.reason!r}"
+            )
+        else:
+            assert o.state is None or o.state.value != "unschedulable", (
+                f"job {o.job} (estimate {estimate[o.job]}) fits the longest uptime "
+                f"{longest_uptime} s, but is reported unschedulable: {o.reason!r}"
+            )
+
+
+def check_failures_handled(
+    record: RunRecord, up_periods: Iterable[UpPeriod], *, max_failures: int | None = None
+) -> None:
+    """Failures happen exactly when resources go down, and failed jobs are retried or given up.
+
+    - every execution segment and every stay in a resource's queue (from
+      `ASSIGN` to `START` or `RETURN`) lies within one up period of that
+      resource (a job may start at the very instant its resource goes down,
+      and then fails at once);
+    - a `FAIL` or `RETURN` on $r$ happens exactly when an up period of $r$
+      ends, and a segment closed by `FAIL` ends at the end of the period it
+      started in; a `COMPLETE` never comes after it;
+    - a failed job is later assigned again, or ends at once (`ABANDON`);
+      with `max_failures`, exactly the jobs that failed that many times are
+      abandoned, with a reason.
+
+    Parameters
+    ----------
+    record
+        The run.
+    up_periods
+        When each resource was actually up.
+    max_failures
+        The run's cap on failures per job, if it should be checked.
+
+    Raises
+    ------
+    AssertionError
+        Naming the job, the resource and the time.
+    """
+    periods = _Periods(up_periods)
+
+    def within(resource: int, start: Time, end: Time, kind: EventKind, what: str) -> None:
+        candidates = periods.around(resource, start)
+        if kind in (EventKind.FAIL, EventKind.RETURN):
+            ok = any(p.end == end for p in candidates)
+            rule = "the end of its up period"
+        else:
+            ok = any(end <= p.end for p in candidates)
+            rule = "within one up period"
+        assert ok, (
+            f"{what} on resource {resource} from t={start} to t={end} ({kind.value}) is not {rule}"
+        )
+
+    for seg in execution_segments(record):
+        resource = seg.place[0] if len(seg.place) == 1 else -1
+        within(resource, seg.start, seg.end, seg.closed_by, f"job {seg.job}'s execution")
+    queued: dict[JobId, tuple[int, Time]] = {}
+    failed: dict[JobId, Time] = {}
+    count: dict[JobId, int] = {}
+    for e in record.events:
+        if e.kind is EventKind.ASSIGN:
+            failed.pop(e.job, None)
+            queued[e.job] = (_where(e), e.time)
+        elif e.kind in (EventKind.START, EventKind.RETURN) and e.job in queued:
+            resource, since = queued.pop(e.job)
+            assert resource == _where(e), (
+                f"job {e.job} queued on resource {resource} has {e.kind.value} on "
+                f"{list(e.place)} at t={e.time}"
+            )
+            within(resource, since, e.time, e.kind, f"job {e.job}'s stay in the queue")
+        elif e.kind is EventKind.RETURN:
+            raise AssertionError(f"job {e.job} returns at t={e.time} but was not queued")
+        if e.kind in (EventKind.FAIL, EventKind.RETURN):
+            assert e.time in periods.downs(_where(e)), (
+                f"job {e.job}: {e.kind.value} on resource {_where(e)} at t={e.time}, when the "
+                f"resource did not go down"
+            )
+        if e.kind is EventKind.FAIL:
+            failed[e.job] = e.time
+            count[e.job] = count.get(e.job, 0) + 1
+        elif e.kind is EventKind.ABANDON:
+            assert failed.pop(e.job, None) == e.time, (
+                f"job {e.job} is abandoned at t={e.time} without failing at that instant"
+            )
+            assert e.detail, f"job {e.job} is abandoned at t={e.time} without a reason"
+            if max_failures is not None:
+                assert count[e.job] == max_failures, (
+                    f"job {e.job} is abandoned after {count[e.job]} failure(s); "
+                    f"max_failures is {max_failures}"
+                )
+        elif is_terminal(e):
+            failed.pop(e.job, None)
+        elif e.kind in (EventKind.COMPLETE, EventKind.START) and e.job in failed:
+            raise AssertionError(
+                f"job {e.job} failed at t={failed[e.job]} and has {e.kind.value} at t={e.time} "
+                f"without being assigned again"
+            )
+        if max_failures is not None and e.kind is EventKind.FAIL:
+            assert count[e.job] <= max_failures, (
+                f"job {e.job} fails {count[e.job]} times; max_failures is {max_failures}"
+            )
+    if max_failures is not None:
+        over = [job for job, n in count.items() if n >= max_failures]
+        final = _final_kinds(record.events)
+        for job in over:
+            assert final.get(job) is EventKind.ABANDON, (
+                f"job {job} failed {count[job]} times (max_failures = {max_failures}) but "
+                f"ended {final[job].value if job in final else 'never'}"
+            )
+    stranded = sorted(failed)
+    assert not stranded, (
+        f"job {stranded[0]} failed at t={failed[stranded[0]]} and was never retried nor given up"
+    )
+
+
+def _final_kinds(events: Sequence[JobEvent]) -> dict[JobId, EventKind]:
+    last: dict[JobId, EventKind] = {}
+    for e in events:
+        last[e.job] = e.kind
+    return last

@@ -1,3 +1,324 @@
-"""Placeholder: filled in by its issue."""
+"""Hypothesis strategies for resources with planned availability and bags of jobs (PGS).
 
-__all__: list[str] = []
+Every strategy is valid by construction, takes keyword-only bounds checked
+up front, and draws times that are whole seconds or quarter seconds (and
+restart delays on the 1/1024 s grid), so that every sum the simulation makes
+is exact: "a job ends exactly when its resource goes down" is then decided
+exactly. They shrink towards fewer and shorter items, one
+`(uptime, downtime)` pair, fixed restart delays and exact estimates.
+
+Examples
+--------
+>>> from hypothesis import given
+>>> @given(volatile_grids(max_jobs=3, max_resources=2))
+... def test(grid):
+...     jobs, resources, queue_length = grid
+...     assert len(resources) <= 2 and len(jobs) <= 3 and queue_length >= 1
+>>> test()
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from hypothesis import strategies as st
+
+from schedlib.availability import AvailabilityPattern, ResourceAvailability, RestartDelay
+from schedlib.errors import InvalidValueError
+from schedlib.mapping import PendingJob, ResourceView, SchedulerSnapshot
+from schedlib.validation import require
+from schedlib.volatile_grid import BagJob
+
+__all__ = [
+    "availability_patterns",
+    "bag_jobs",
+    "resource_availabilities",
+    "restart_delays",
+    "scheduler_snapshots",
+    "volatile_grids",
+]
+
+VolatileGrid = tuple[tuple[BagJob, ...], tuple[ResourceAvailability, ...], int]
+
+
+def _quarters(low: float, high: float) -> st.SearchStrategy[float]:
+    """Multiples of 0.25 in `[low, high]`, shrinking towards `low`."""
+    return st.integers(int(low * 4), int(high * 4)).map(lambda q: q / 4)
+
+
+def _check_range(name_low: str, low: float, name_high: str, high: float) -> None:
+    require(low, name_low, at_least=0)
+    require(high, name_high, at_least=0)
+    if low > high:
+        raise InvalidValueError(name_low, low, f"must be <= {name_high} ({high})")
+
+
+def availability_patterns(
+    *,
+    max_pairs: int = 3,
+    min_uptime: int = 1,
+    max_uptime: int = 100,
+    max_downtime: int = 10,
+) -> st.SearchStrategy[AvailabilityPattern]:
+    """Repeating patterns of 1 to `max_pairs` `(uptime, downtime)` pairs, whole seconds.
+
+    Shrinks towards one pair `(min_uptime, 0)`.
+
+    Raises
+    ------
+    InvalidValueError
+        If `max_pairs < 1`, `min_uptime < 1`, `min_uptime > max_uptime` or
+        `max_downtime < 0`.
+    """
+    require(max_pairs, "max_pairs", at_least=1)
+    require(min_uptime, "min_uptime", at_least=1)
+    _check_range("min_uptime", min_uptime, "max_uptime", max_uptime)
+    require(max_downtime, "max_downtime", at_least=0)
+    pair = st.tuples(st.integers(min_uptime, max_uptime), st.integers(0, max_downtime))
+    return st.lists(pair, min_size=1, max_size=max_pairs).map(AvailabilityPattern)
+
+
+def restart_delays(*, max_mean: float = 2) -> st.SearchStrategy[RestartDelay]:
+    """Restart delays: fixed, uniform or exponential, mean a multiple of 0.25 up to `max_mean`.
+
+    Shrinks towards a fixed delay of 0.
+
+    Raises
+    ------
+    InvalidValueError
+        If `max_mean < 0`.
+    """
+    require(max_mean, "max_mean", at_least=0)
+    return st.builds(
+        RestartDelay,
+        _quarters(0, max_mean),
+        st.sampled_from(("fixed", "uniform", "exponential")),
+    )
+
+
+@st.composite
+def _resource(
+    draw: st.DrawFn,
+    exact: bool,
+    max_pairs: int,
+    min_uptime: int,
+    max_uptime: int,
+    max_downtime: int,
+    max_delay: float,
+) -> ResourceAvailability:
+    planned = draw(
+        availability_patterns(
+            max_pairs=max_pairs,
+            min_uptime=min_uptime,
+            max_uptime=max_uptime,
+            max_downtime=max_downtime,
+        )
+    )
+    actual = None
+    if not exact:
+        # Each actual uptime is the planned one plus or minus up to half of it.
+        shifted = []
+        for up, down in planned.periods:
+            change = draw(st.integers(-(up // 2), up // 2))
+            shifted.append((max(1, up + change), down))
+        actual = AvailabilityPattern(shifted)
+    return ResourceAvailability(planned, actual, draw(restart_delays(max_mean=max_delay)))
+
+
+def resource_availabilities(
+    *,
+    exact: bool = True,
+    max_pairs: int = 2,
+    min_uptime: int = 1,
+    max_uptime: int = 100,
+    max_downtime: int = 5,
+    max_delay: float = 1,
+) -> st.SearchStrategy[ResourceAvailability]:
+    """One resource's availability: a planned pattern, the actual one, a restart delay.
+
+    Parameters
+    ----------
+    exact
+        If true, the resource follows its plan; else each actual uptime is
+        the planned one changed by up to half of it (at least 1 s).
+    max_pairs, min_uptime, max_uptime, max_downtime
+        Bounds of the pattern (see `availability_patterns`).
+    max_delay
+        Largest mean restart delay.
+
+    Shrinks towards one pair `(min_uptime, 0)`, followed exactly, and no
+    restart delay.
+
+    Raises
+    ------
+    InvalidValueError
+        For bad bounds.
+    """
+    availability_patterns(
+        max_pairs=max_pairs, min_uptime=min_uptime, max_uptime=max_uptime, max_downtime=max_downtime
+    )
+    require(max_delay, "max_delay", at_least=0)
+    return _resource(exact, max_pairs, min_uptime, max_uptime, max_downtime, max_delay)
+
+
+@st.composite
+def _bag(
+    draw: st.DrawFn,
+    min_jobs: int,
+    max_jobs: int,
+    max_runtime: float,
+    max_submit: int,
+    estimate_error: float,
+) -> tuple[BagJob, ...]:
+    count = draw(st.integers(min_jobs, max_jobs))
+    jobs = []
+    for i in range(count):
+        runtime = draw(_quarters(0, max_runtime))
+        submit = draw(st.integers(0, max_submit))
+        estimate = runtime
+        if estimate_error > 0:
+            # A factor on the 1/8 grid in [1 - error, 1 + error], shrinking to 1.
+            steps = int(Fraction(estimate_error).limit_denominator(8) * 8)
+            factor = 1 + draw(st.integers(-steps, steps)) / 8
+            estimate = runtime * max(factor, 0)
+        jobs.append(BagJob(i, submit, runtime, estimate))
+    return tuple(jobs)
+
+
+def bag_jobs(
+    *,
+    min_jobs: int = 0,
+    max_jobs: int = 12,
+    max_runtime: float = 120,
+    max_submit: int = 50,
+    estimate_error: float = 0,
+) -> st.SearchStrategy[tuple[BagJob, ...]]:
+    """Bags of independent jobs, ids `0..n-1`, runtimes multiples of 0.25 s.
+
+    Parameters
+    ----------
+    min_jobs, max_jobs
+        How many jobs.
+    max_runtime
+        Longest runtime.
+    max_submit
+        Latest submission time (whole seconds).
+    estimate_error
+        `0` (default) gives exact estimates; else each estimate is the
+        runtime times a factor $1 + k/8$ within $\\pm$ `estimate_error`
+        (at most 1).
+
+    Shrinks towards `min_jobs` jobs of runtime 0 submitted at 0, with exact
+    estimates.
+
+    Raises
+    ------
+    InvalidValueError
+        For negative bounds, `min_jobs > max_jobs`, or `estimate_error`
+        outside $[0, 1]$.
+    """
+    _check_range("min_jobs", min_jobs, "max_jobs", max_jobs)
+    require(max_runtime, "max_runtime", at_least=0)
+    require(max_submit, "max_submit", at_least=0)
+    require(estimate_error, "estimate_error", at_least=0, at_most=1)
+    return _bag(min_jobs, max_jobs, max_runtime, max_submit, estimate_error)
+
+
+@st.composite
+def _snapshot(
+    draw: st.DrawFn,
+    max_resources: int,
+    max_jobs: int,
+    max_queue_length: int,
+    max_time: float,
+) -> SchedulerSnapshot:
+    queue_length = draw(st.integers(1, max_queue_length))
+    next_id = iter(range(10**9))
+    job = st.builds(lambda e: PendingJob(next(next_id), e), _quarters(0, max_time))
+    views = []
+    for index in range(draw(st.integers(1, max_resources))):
+        remaining = draw(_quarters(0, max_time))
+        held = draw(st.integers(0, queue_length))
+        running = draw(job) if held and draw(st.booleans()) else None
+        elapsed = draw(_quarters(0, running.estimate)) if running is not None else 0
+        queued = tuple(draw(job) for _ in range(held - (running is not None)))
+        views.append(ResourceView(index, remaining, running, elapsed, queued))
+    priority = tuple(draw(st.lists(job, max_size=max_jobs // 2)))
+    regular = tuple(draw(st.lists(job, max_size=max_jobs - len(priority))))
+    now = draw(_quarters(0, max_time))
+    return SchedulerSnapshot(now, tuple(views), priority, regular, queue_length)
+
+
+def scheduler_snapshots(
+    *,
+    max_resources: int = 4,
+    max_jobs: int = 10,
+    max_queue_length: int = 3,
+    max_time: float = 100,
+) -> st.SearchStrategy[SchedulerSnapshot]:
+    """What a scheduler knows at one instant: available resources and waiting jobs.
+
+    Resources are numbered `0..n-1` in snapshot order; each holds at most
+    `queue_length` jobs; a running job has run no longer than its estimate;
+    job ids are unique across resources and queues. Times are multiples of
+    0.25 s up to `max_time`.
+
+    Shrinks towards one idle resource with 0 s left, no waiting job and
+    `queue_length` 1.
+
+    Raises
+    ------
+    InvalidValueError
+        If a bound is `< 1` (`max_jobs` may be 0, `max_time` > 0).
+    """
+    require(max_resources, "max_resources", at_least=1)
+    require(max_jobs, "max_jobs", at_least=0)
+    require(max_queue_length, "max_queue_length", at_least=1)
+    require(max_time, "max_time", greater_than=0)
+    return _snapshot(max_resources, max_jobs, max_queue_length, max_time)
+
+
+def volatile_grids(
+    *,
+    exact: bool = True,
+    max_jobs: int = 10,
+    max_resources: int = 3,
+    max_queue_length: int = 3,
+    max_runtime: float = 120,
+    max_uptime: int = 100,
+    estimate_error: float = 0,
+) -> st.SearchStrategy[VolatileGrid]:
+    """Whole instances: `(jobs, resources, queue_length)`.
+
+    Parameters
+    ----------
+    exact
+        Resources follow their planned availability (see
+        `resource_availabilities`).
+    max_jobs, max_runtime, estimate_error
+        See `bag_jobs`.
+    max_resources, max_uptime
+        How many resources (at least one) and their longest uptime.
+    max_queue_length
+        Largest queue length drawn (from 1).
+
+    Shrinks towards no jobs, one resource up for 1 s at a time and queue
+    length 1.
+
+    Raises
+    ------
+    InvalidValueError
+        For bad bounds.
+    """
+    require(max_resources, "max_resources", at_least=1)
+    require(max_queue_length, "max_queue_length", at_least=1)
+    require(max_uptime, "max_uptime", at_least=1)
+    return st.tuples(
+        bag_jobs(max_jobs=max_jobs, max_runtime=max_runtime, estimate_error=estimate_error),
+        st.lists(
+            resource_availabilities(exact=exact, max_uptime=max_uptime),
+            min_size=1,
+            max_size=max_resources,
+        ).map(tuple),
+        st.integers(1, max_queue_length),
+    )
