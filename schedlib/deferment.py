@@ -566,7 +566,8 @@ def select_tasks(
     blocked = [False] * count
     deferred: list[JobId] = []
     allocations: list[Allocation] = []
-    for processor in idle:
+    last_processor = len(idle)
+    for served, processor in enumerate(idle, 1):
         first = bisect.bisect_right(keys, last) % count if round_robin and last is not None else 0
         chosen = -1
         task: int | None = None
@@ -592,7 +593,8 @@ def select_tasks(
             break
         progress = jobs[chosen]
         replica = task < progress.allocated
-        jobs[chosen] = progress.allocate(task)
+        if served < last_processor:  # the working copy matters only for later processors
+            jobs[chosen] = progress.allocate(task)
         allocations.append(Allocation(processor, progress.job.id, task, replica))
         if round_robin:
             last = keys[chosen]

@@ -193,21 +193,22 @@ class TaskFarm:
 
     def on_pass(self, state: FarmState, now: Time) -> Step[FarmState]:
         """Ask the scheduler, check and start the instances it allocates."""
-        if not state.idle or not state.jobs:
+        idle = state.idle
+        if not idle or not state.jobs:
             return Step(state)
-        selection = self.scheduler(GridView(now, state.jobs, state.idle, state.last_job))
+        selection = self.scheduler(GridView(now, state.jobs, idle, state.last_job))
         if not selection.allocations:
             if selection.last_job == state.last_job:
                 return Step(state)
             return Step(attrs.evolve(state, last_job=selection.last_job))
         jobs = list(state.jobs)
-        free = set(state.idle)
         runs = list(state.runs)
+        used: list[int] = []
         log: list[JobEvent] = []
         events: list[Event] = []
         for allocation in selection.allocations:
             processor, job_id, task = allocation.processor, allocation.job, allocation.task
-            if processor not in free:
+            if processor not in idle or processor in used:
                 raise InvalidValueError(
                     "Allocation.processor", processor, f"is not idle at t={now} ({allocation!r})"
                 )
@@ -218,7 +219,7 @@ class TaskFarm:
                 )
             progress = jobs[index]
             jobs[index] = progress.allocate(task)
-            free.discard(processor)
+            used.append(processor)
             replica = task < progress.allocated
             size = float(progress.job.tasks[task])
             runs[processor], event = self._advance(processor, job_id, task, replica, size, now)
@@ -227,9 +228,9 @@ class TaskFarm:
             log.append(
                 JobEvent(now, job_id, _START, (processor,), task, "replica" if replica else "")
             )
-        idle = tuple(p for p in state.idle if p in free)
+        rest = tuple(p for p in idle if p not in used) if len(used) < len(idle) else ()
         return Step(
-            FarmState(tuple(jobs), idle, selection.last_job, tuple(runs), state.todo),
+            FarmState(tuple(jobs), rest, selection.last_job, tuple(runs), state.todo),
             events=events,
             log=log,
         )
@@ -298,18 +299,18 @@ class TaskFarm:
                 runs[other] = None
                 freed.append(other)
                 log.append(JobEvent(now, job_id, _CANCEL, (other,), task, "replica"))
-        jobs = list(state.jobs)
+        jobs = state.jobs
         index = _position(jobs, job_id)
         progress = jobs[index].complete(task)
         todo = state.todo
         if progress.finished:
-            del jobs[index]
+            jobs = jobs[:index] + jobs[index + 1 :]
             todo = todo - {job_id}
             log.append(JobEvent(now, job_id, _COMPLETE))
         else:
-            jobs[index] = progress
+            jobs = (*jobs[:index], progress, *jobs[index + 1 :])
         return Step(
-            FarmState(tuple(jobs), (*state.idle, *freed), state.last_job, tuple(runs), todo),
+            FarmState(jobs, (*state.idle, *freed), state.last_job, tuple(runs), todo),
             cancel=freed[1:],
             log=log,
             wake=True,
