@@ -679,29 +679,6 @@ def _check_negative(values: Sequence[Any], parts: Sequence[str]) -> None:
             raise _field_error("negative", index, parts[index], _NEGATIVE)
 
 
-def _convert(parts: list[str], line: str) -> list[Any]:
-    """The 18 numbers of a line (hot path: one C-level `map(int)` per line)."""
-    if not line.isascii() or "_" in line or "+" in line:
-        return _convert_slow(parts)  # int() would accept '1_000', '+5' or other digits
-    cpu = parts[5]
-    if "." in cpu:  # the average CPU time is often fractional in archive logs
-        parts[5] = "0"
-        try:
-            values: list[Any] | None = list(map(int, parts))
-            number = float(cpu)
-        except ValueError:
-            values = None
-        parts[5] = cpu
-        if values is None or not -1.0 <= number < math.inf or -1.0 < number < 0.0:
-            return _convert_slow(parts)  # names the bad token
-        values[5] = number
-        return values
-    try:
-        return list(map(int, parts))
-    except ValueError:
-        return _convert_slow(parts)
-
-
 class _IdSet:
     """Job numbers seen so far: one bit per number from the first one seen,
     a set for numbers below it or far above it.
@@ -921,6 +898,24 @@ class SWFReader:
         finally:
             self.close()
 
+    def _unusual(self, parts: list[str], line: str, number: int) -> list[Any] | None:
+        """The numbers of a line off the fast path; `None` for a blank or comment line."""
+        if not parts:
+            return None
+        if parts[0][0] == ";":
+            self._issues.warn(
+                ParseIssue(
+                    number,
+                    "late_comment",
+                    "comment after the first record; not part of the header",
+                    value=line.strip(),
+                )
+            )
+            return None
+        if len(parts) != _N_FIELDS:
+            raise _LineError("field_count", f"expected {_N_FIELDS} fields, found {len(parts)}")
+        return _convert_slow(parts)
+
     def _records_from_lines(self) -> Iterator[SWFRecord]:
         issues = self._issues
         strict, limit = self.strict, self.limit
@@ -937,27 +932,29 @@ class SWFReader:
         lines = self._lines if self._pending is None else chain((self._pending,), self._lines)
         for line in lines:
             number += 1
-            self._line = number
             parts = line.split()
-            if len(parts) != _N_FIELDS or parts[0][0] == ";":
-                if not parts:
-                    continue
-                if parts[0][0] == ";":
-                    issues.warn(
-                        ParseIssue(
-                            number,
-                            "late_comment",
-                            "comment after the first record; not part of the header",
-                            value=line.strip(),
-                        )
-                    )
-                    continue
             try:
-                if len(parts) != _N_FIELDS:
-                    raise _LineError(
-                        "field_count", f"expected {_N_FIELDS} fields, found {len(parts)}"
-                    )
-                values = _convert(parts, line)
+                values: list[Any] | None
+                if len(parts) != _N_FIELDS or not line.isascii() or "_" in line or "+" in line:
+                    values = self._unusual(parts, line, number)  # int() would take '+5', '1_0'
+                else:
+                    try:
+                        cpu = parts[5]
+                        if "." in cpu:  # the average CPU time is often fractional
+                            parts[5] = "0"
+                            values = list(map(int, parts))
+                            parts[5] = cpu
+                            fraction = float(cpu)
+                            if not 0.0 <= fraction < math.inf:
+                                raise ValueError(cpu)
+                            values[5] = fraction
+                        else:
+                            values = list(map(int, parts))
+                    except ValueError:
+                        parts[5] = cpu
+                        values = self._unusual(parts, line, number)
+                if values is None:
+                    continue  # a blank line or a comment
                 lowest = min(values)
                 if lowest < 0 and (lowest != -1 or values[0] < 0):
                     _check_negative(values, parts)
@@ -981,6 +978,7 @@ class SWFReader:
                         raise _field_error("duplicate_id", 0, parts[0], "job number already used")
                     base, span = ids.base, len(bits) << 3
             except _LineError as error:
+                self._line = number
                 if strict:
                     raise WorkloadFormatError(
                         self.source,
@@ -1003,11 +1001,12 @@ class SWFReader:
             else:
                 last_submit = submit
             count += 1
-            self._records = count
+            self._records, self._line = count, number
             values.append(number)  # the 19th item: the line number
             yield new_record(record, values)
             if count == limit:
                 return
+        self._line = number
 
     # -- closing
 

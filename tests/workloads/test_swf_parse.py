@@ -405,3 +405,10 @@ def test_reader_is_lazy_single_use_and_closes_its_file(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError, match="only once"):
         iter(reader)
     assert [r.job_id for r in iter_swf(path)] == [1, 2]
+
+
+def test_late_comment_with_18_tokens_is_still_a_comment() -> None:
+    comment = "; " + " ".join(["1"] * 17)
+    trace = parse(swf(GOOD, comment, line(job_id=2)))
+    assert len(trace.records) == 2
+    assert trace.report.warning_count("late_comment") == 1
