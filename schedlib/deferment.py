@@ -44,7 +44,8 @@ from __future__ import annotations
 
 import bisect
 import enum
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import attrs
 
@@ -187,11 +188,7 @@ class JobProgress:
         return running[index] if index < len(running) else running[0]
 
 
-def _int_tuple(value: Sequence[int]) -> tuple[int, ...]:
-    return tuple(value)
-
-
-def _progress_tuple(value: Sequence[JobProgress]) -> tuple[JobProgress, ...]:
+def _to_tuple(value: Iterable[Any]) -> tuple[Any, ...]:
     return tuple(value)
 
 
@@ -213,8 +210,8 @@ class GridView:
     """
 
     now: Time
-    jobs: tuple[JobProgress, ...] = attrs.field(converter=_progress_tuple)
-    idle: tuple[int, ...] = attrs.field(converter=_int_tuple)
+    jobs: tuple[JobProgress, ...] = attrs.field(converter=_to_tuple)
+    idle: tuple[int, ...] = attrs.field(converter=_to_tuple)
     last_job: JobKey | None = None
 
 
@@ -241,14 +238,6 @@ class Allocation:
     replica: bool = False
 
 
-def _allocation_tuple(value: Sequence[Allocation]) -> tuple[Allocation, ...]:
-    return tuple(value)
-
-
-def _id_tuple(value: Sequence[JobId]) -> tuple[JobId, ...]:
-    return tuple(value)
-
-
 @attrs.frozen(slots=True)
 class Selection:
     """A scheduler's decision for one scheduling pass.
@@ -263,9 +252,9 @@ class Selection:
         Jobs whose next task was deferred in this pass (for explanation).
     """
 
-    allocations: tuple[Allocation, ...] = attrs.field(default=(), converter=_allocation_tuple)
+    allocations: tuple[Allocation, ...] = attrs.field(default=(), converter=_to_tuple)
     last_job: JobKey | None = None
-    deferred: tuple[JobId, ...] = attrs.field(default=(), converter=_id_tuple)
+    deferred: tuple[JobId, ...] = attrs.field(default=(), converter=_to_tuple)
 
 
 Scheduler = Callable[[GridView], Selection]

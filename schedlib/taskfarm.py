@@ -27,7 +27,9 @@ their processors become idle.
 
 **Log.** `SUBMIT`; task-level `START` / `COMPLETE` / `CANCEL` with `task=` the
 task index and `place=(processor,)` (`detail="replica"` on a replica's
-start); the job-level `COMPLETE` (`task=None`) when its last task completes.
+start; `detail="completed on P"` on the cancellation of the other instances when
+processor `P` completes the task); the job-level `COMPLETE` (`task=None`) when
+its last task completes.
 
 Examples
 --------
@@ -294,11 +296,12 @@ class TaskFarm:
         runs[processor] = None
         log = [JobEvent(now, job_id, _COMPLETE, (processor,), task)]
         freed = [processor]
+        superseded = f"completed on {processor}"
         for other, running in enumerate(runs):
             if running is not None and running[1] == task and running[0] == job_id:
                 runs[other] = None
                 freed.append(other)
-                log.append(JobEvent(now, job_id, _CANCEL, (other,), task, "replica"))
+                log.append(JobEvent(now, job_id, _CANCEL, (other,), task, superseded))
         jobs = state.jobs
         index = _position(jobs, job_id)
         progress = jobs[index].complete(task)

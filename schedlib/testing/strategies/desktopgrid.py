@@ -44,6 +44,15 @@ def _check_range(low: int, high: int, name: str) -> None:
         raise InvalidValueError(f"max_{name}", high, f"must be >= min_{name} = {low}")
 
 
+def _check_grid(min_processors: int, max_processors: int, peaks: Sequence[int]) -> None:
+    _check_range(min_processors, max_processors, "processors")
+    require(min_processors, "min_processors", at_least=1)
+    if not peaks:
+        raise InvalidValueError("peaks", peaks, "needs at least one peak speed")
+    for peak in peaks:
+        require(peak, "peaks[i]", at_least=1)
+
+
 @st.composite
 def _jobs(
     draw: Any, min_jobs: int, max_jobs: int, max_tasks: int, max_size: int, max_submit: int
@@ -210,10 +219,7 @@ def markov_processors(
     InvalidValueError
         For bad bounds or no peaks.
     """
-    _check_range(min_processors, max_processors, "processors")
-    require(min_processors, "min_processors", at_least=1)
-    if not peaks:
-        raise InvalidValueError("peaks", peaks, "needs at least one peak speed")
+    _check_grid(min_processors, max_processors, peaks)
     load = LoadModel(to_high=1 / 5, to_low=1 / 3)
     chosen = st.lists(
         st.sampled_from(tuple(peaks)), min_size=min_processors, max_size=max_processors
@@ -289,12 +295,7 @@ def adversarial_processors(
     InvalidValueError
         For bad bounds or no peaks.
     """
-    _check_range(min_processors, max_processors, "processors")
-    require(min_processors, "min_processors", at_least=1)
-    if not peaks:
-        raise InvalidValueError("peaks", peaks, "needs at least one peak speed")
-    for peak in peaks:
-        require(peak, "peaks[i]", at_least=1)
+    _check_grid(min_processors, max_processors, peaks)
     return _adversarial(
         min_processors,
         max_processors,
