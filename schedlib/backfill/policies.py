@@ -19,8 +19,8 @@ has no actual runtime), the processors free now, and the planned end
 [`schedlib.backfill.simulation`][schedlib.backfill.simulation] applies the
 decisions.
 
-A job whose requested time is 0 occupies its processors for an instant only:
-it needs them free now, and gives them back at once.
+Requested times are positive (the engine model rejects a zero estimate: a
+reservation of length 0 would hold nothing).
 
 References
 ----------
@@ -65,7 +65,7 @@ class Request:
     procs
         Processors it needs, `>= 1`.
     requested_time
-        The user's estimate in seconds, `>= 0`; reservations use it.
+        The user's estimate in seconds, `> 0`; reservations use it.
     """
 
     id: JobId
@@ -132,8 +132,7 @@ def _start_prefix(queue: tuple[Request, ...], free: int) -> tuple[list[Request],
         if job.procs > free:
             break
         started.append(job)
-        if job.requested_time:
-            free -= job.procs
+        free -= job.procs
         i += 1
     return started, free, i
 
@@ -295,9 +294,8 @@ def easy(snapshot: Snapshot) -> Decision:
     head = queue[i]
     running = snapshot.running
     if started:
-        planned = [(now + j.requested_time, j.procs, j.id) for j in started if j.requested_time]
-        if planned:
-            running = tuple(sorted(running + tuple(planned)))
+        planned = tuple((now + j.requested_time, j.procs, j.id) for j in started)
+        running = tuple(sorted(running + planned))
     shadow, extra = shadow_time(now, free, running, head.procs)
     positions = list(range(i))
     window = shadow - now
@@ -308,12 +306,10 @@ def easy(snapshot: Snapshot) -> Decision:
         procs = job.procs
         if procs > free:
             continue
-        requested = job.requested_time
-        if requested <= window:
+        if job.requested_time <= window:
             started.append(job)
             positions.append(k)
-            if requested:
-                free -= procs
+            free -= procs
         elif procs <= extra:
             started.append(job)
             positions.append(k)

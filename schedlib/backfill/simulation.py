@@ -25,8 +25,8 @@ Rules of the simulation
 - **Excluded records** (rejected by cleaning, or cancelled in the original
   log) are logged as `SUBMIT` then `REJECT` / `LOG_CANCELLED` at their submit
   time, so every record of a trace appears in the per-job output.
-- A job with requested time 0 holds its processors for an instant only: it
-  starts and ends in the same pass.
+- **Requested times must be positive**: a reservation of length 0 would hold
+  nothing (the workload cleaning policy gives every job a positive estimate).
 
 Engine events
 -------------
@@ -60,6 +60,7 @@ import attrs
 from schedlib.backfill.policies import (
     Decision,
     Plan,
+    PlanDecision,
     Request,
     Snapshot,
     conservative,
@@ -115,7 +116,7 @@ class ExcludedRecord(Protocol):
     procs
         Processors it asked for.
     requested_time
-        Its estimate.
+        Its estimate, or `None` when unknown.
     state
         `FinalState.REJECTED` or `FinalState.CANCELLED_IN_LOG`.
     reason
@@ -132,7 +133,7 @@ class ExcludedRecord(Protocol):
     def procs(self) -> int: ...
 
     @property
-    def requested_time(self) -> Time: ...
+    def requested_time(self) -> Time | None: ...
 
     @property
     def state(self) -> FinalState: ...
@@ -269,6 +270,14 @@ class BackfillModel:
         [`ExcludedRecord`][schedlib.backfill.simulation.ExcludedRecord]).
     log_reservations
         Log a `RESERVE` event whenever a reservation is made or moves.
+    decide
+        Replaces the policy's decision function, with the same signature:
+        [`Snapshot`][schedlib.backfill.policies.Snapshot] ->
+        [`Decision`][schedlib.backfill.policies.Decision] for `"fcfs"` and
+        `"easy"`, [`Plan`][schedlib.backfill.policies.Plan] ->
+        [`PlanDecision`][schedlib.backfill.policies.PlanDecision] for
+        `"conservative"`. For trying a variant on the same engine and checkers
+        (the shortcut for passes with only arrivals is then off).
 
     Attributes
     ----------
@@ -284,6 +293,7 @@ class BackfillModel:
         *,
         excluded: Iterable[ExcludedRecord] = (),
         log_reservations: bool = True,
+        decide: Callable[[Any], Any] | None = None,
     ) -> None:
         if policy not in POLICIES:
             raise InvalidValueError("policy", policy, f"must be one of {', '.join(POLICIES)}")
@@ -301,6 +311,13 @@ class BackfillModel:
                     job.procs,
                     f"job {job.id} needs {job.procs} processors, more than the {capacity} "
                     f"of cluster {cluster.name!r}",
+                )
+            if not job.requested_time > 0:
+                raise InvalidValueError(
+                    f"Job(id={job.id}).requested_time",
+                    job.requested_time,
+                    "must be > 0: backfilling reserves processors for the requested time, "
+                    "and a reservation of length 0 would hold nothing",
                 )
             if job.id in seen:
                 raise InvalidValueError("Job.id", job.id, "appears twice in the workload")
@@ -325,7 +342,11 @@ class BackfillModel:
             for r in self.records
         )
         self._runtime = {job.id: job.runtime for job in jobs}
-        self._decide: Callable[[Snapshot], Decision] = easy if policy == "easy" else fcfs
+        self._custom = decide is not None
+        self._decide: Callable[[Snapshot], Decision] = decide or (
+            easy if policy == "easy" else fcfs
+        )
+        self._plan: Callable[[Plan], PlanDecision] = decide or conservative
 
     # ----------------------------------------------------------------- set-up
 
@@ -457,7 +478,7 @@ class BackfillModel:
             return
         considered = queue
         first_new = 0
-        if not work.changed:
+        if not work.changed and not self._custom:
             # Only arrivals since the last pass: the free processors, the head's
             # shadow time and its extra processors are unchanged, and time has
             # advanced, so no job that could not start then can start now. Only
@@ -492,7 +513,7 @@ class BackfillModel:
         released = work.released
         work.released = ()
         reservations: tuple[Time | None, ...] = old + (None,) * (len(queue) - len(old))
-        decision = conservative(Plan(now, profile, queue, reservations, released))
+        decision = self._plan(Plan(now, profile, queue, reservations, released))
         work.profile = decision.profile
         new = decision.reservations
         if self.log_reservations:
@@ -533,15 +554,6 @@ class BackfillModel:
             actual = runtime[job.id]
             killed = actual > requested
             log.append(JobEvent(now, job.id, _START, place))
-            if not requested:  # an instant: ends in this pass, processors stay free
-                if killed:
-                    log.append(
-                        JobEvent(now, job.id, _KILL, place, detail=self._kill_detail(job.id))
-                    )
-                else:
-                    log.append(JobEvent(now, job.id, _COMPLETE, place))
-                work.finished += 1
-                continue
             free = free[procs:]
             end = now + (requested if killed else actual)
             planned_end = now + requested
@@ -581,6 +593,7 @@ def schedule(
     excluded: Iterable[ExcludedRecord] = (),
     progress: Callable[[float, int], None] | None = None,
     log_reservations: bool = True,
+    decide: Callable[[Any], Any] | None = None,
 ) -> RunRecord:
     """Run a backfilling policy over a workload on one cluster.
 
@@ -607,6 +620,10 @@ def schedule(
         is made or moves, so that the reservation invariants can be checked
         from the record alone. On by default; turning it off saves about one
         log entry per job (EASY) or per reservation move (conservative).
+    decide
+        A replacement decision function for the policy (see
+        [`BackfillModel`][schedlib.backfill.simulation.BackfillModel]): runs a
+        variant of your own on the same engine, ready for the same checkers.
 
     Returns
     -------
@@ -645,7 +662,7 @@ def schedule(
     conservative [0, 40, 6]
     """
     model = BackfillModel(
-        jobs, cluster, policy, excluded=excluded, log_reservations=log_reservations
+        jobs, cluster, policy, excluded=excluded, log_reservations=log_reservations, decide=decide
     )
     trace = simulate(model, model.initial_state(), model.initial_events(), progress=progress)
     return RunRecord.from_log(
@@ -657,5 +674,6 @@ def schedule(
             "policy": policy,
             "processors": cluster.processors,
             "cluster": cluster.name,
+            "decide": None if decide is None else getattr(decide, "__name__", repr(decide)),
         },
     )
