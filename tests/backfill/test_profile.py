@@ -1,0 +1,214 @@
+"""The availability profile against a brute-force reference (free count per time unit)."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import pytest
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+)
+
+from schedlib.backfill import Profile
+from schedlib.errors import InvalidValueError
+
+HORIZON = 80  # every breakpoint stays below this; the reference is free beyond it
+LAST_START = 40
+LONGEST = 15
+
+
+class Reference:
+    """The profile as a plain array: free processors in each unit [t, t + 1)."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self.origin = 0
+        self.free = [capacity] * HORIZON
+
+    def fits(self, start: int, procs: int, duration: int) -> bool:
+        return all(self.free[x] >= procs for x in range(start, start + max(duration, 1)))
+
+    def earliest_fit(self, t: int, procs: int, duration: int) -> int:
+        return next(s for s in range(t, HORIZON) if self.fits(s, procs, duration))
+
+    def add(self, start: int, duration: int, delta: int) -> None:
+        for x in range(max(start, self.origin), start + duration):
+            self.free[x] += delta
+
+    def steps(self) -> tuple[tuple[int, int], ...]:
+        steps = [(self.origin, self.free[self.origin])]
+        for x in range(self.origin + 1, HORIZON):
+            if self.free[x] != self.free[x - 1]:
+                steps.append((x, self.free[x]))
+        return tuple(steps)
+
+
+class ProfileMachine(RuleBasedStateMachine):
+    """Random reserve / release / advance / edit sequences; every query checked."""
+
+    @initialize(capacity=st.integers(1, 6))
+    def start(self, capacity: int) -> None:
+        self.profile = Profile.idle(capacity)
+        self.reference = Reference(capacity)
+        self.live: list[tuple[int, int, int]] = []  # (start, duration, procs) reserved
+        self.history: list[tuple[Profile, tuple[tuple[int, int], ...]]] = []
+
+    def _remember(self) -> None:
+        self.history.append((self.profile, self.profile.steps()))
+
+    @rule(data=st.data())
+    def reserve(self, data: st.DataObject) -> None:
+        ref = self.reference
+        start = data.draw(st.integers(ref.origin, LAST_START))
+        duration = data.draw(st.integers(1, LONGEST))
+        procs = data.draw(st.integers(1, ref.capacity))
+        self._remember()
+        if ref.fits(start, procs, duration):
+            self.profile = self.profile.reserve(start, duration, procs)
+            ref.add(start, duration, -procs)
+            self.live.append((start, duration, procs))
+        else:
+            with pytest.raises(InvalidValueError, match="procs"):
+                self.profile.reserve(start, duration, procs)
+
+    @precondition(lambda self: self.live)
+    @rule(data=st.data())
+    def release(self, data: st.DataObject) -> None:
+        start, duration, procs = self.live.pop(data.draw(st.integers(0, len(self.live) - 1)))
+        self._remember()
+        self.profile = self.profile.release(start, duration, procs)
+        self.reference.add(start, duration, procs)
+
+    @rule(data=st.data())
+    def release_what_was_never_reserved(self, data: st.DataObject) -> None:
+        ref = self.reference
+        start = data.draw(st.integers(ref.origin, LAST_START))
+        duration = data.draw(st.integers(1, LONGEST))
+        room = min(ref.capacity - ref.free[x] for x in range(start, start + duration))
+        if room >= ref.capacity:
+            return
+        with pytest.raises(InvalidValueError, match="not reserved"):
+            self.profile.release(start, duration, room + 1)
+
+    @rule(step=st.integers(0, 10))
+    def advance(self, step: int) -> None:
+        ref = self.reference
+        t = min(ref.origin + step, LAST_START)
+        self._remember()
+        self.profile = self.profile.advance(t)
+        ref.origin = max(ref.origin, t)
+
+    @precondition(lambda self: self.live)
+    @rule(data=st.data())
+    def several_changes_in_one_editor(self, data: st.DataObject) -> None:
+        """An editor's result equals the same changes made one immutable step at a time."""
+        start, duration, procs = self.live.pop()
+        editor = self.profile.edit()
+        editor.release(start, duration, procs)
+        step_by_step = self.profile.release(start, duration, procs)
+        self.reference.add(start, duration, procs)
+        t = data.draw(st.integers(self.reference.origin, LAST_START))
+        editor.advance(t)
+        step_by_step = step_by_step.advance(t)
+        self.reference.origin = max(self.reference.origin, t)
+        self._remember()
+        self.profile = editor.freeze()
+        assert self.profile == step_by_step
+
+    @rule(data=st.data())
+    def earliest_fit(self, data: st.DataObject) -> None:
+        ref = self.reference
+        t = data.draw(st.integers(ref.origin, LAST_START + LONGEST))
+        procs = data.draw(st.integers(1, ref.capacity))
+        duration = data.draw(st.integers(0, LONGEST))
+        assert self.profile.earliest_fit(t, procs, duration) == ref.earliest_fit(t, procs, duration)
+        assert self.profile.edit().earliest_fit(t, procs, duration) == ref.earliest_fit(
+            t, procs, duration
+        )
+
+    @precondition(lambda self: self.live)
+    @rule(data=st.data())
+    def earlier_fit(self, data: st.DataObject) -> None:
+        """Where a reserved job could go if taken out: the brute-force fit without it."""
+        ref = self.reference
+        start, duration, procs = data.draw(st.sampled_from(self.live))
+        t = data.draw(st.integers(ref.origin, LAST_START))
+        if start < t:
+            return  # it has started; nothing to move
+        ref.add(start, duration, procs)
+        expected = min(ref.earliest_fit(t, procs, duration), start)
+        ref.add(start, duration, -procs)
+        assert self.profile.edit().earlier_fit(t, procs, duration, start) == expected
+
+    @rule(data=st.data())
+    def peak_and_free_at(self, data: st.DataObject) -> None:
+        ref = self.reference
+        a = data.draw(st.integers(ref.origin, HORIZON - 1))
+        b = data.draw(st.integers(a, HORIZON))
+        expected = max(ref.free[a:b], default=0)
+        assert self.profile.peak(a, b) == expected
+        assert self.profile.edit().peak(a, b) == expected
+        assert self.profile.free_at(a) == ref.free[a]
+
+    @invariant()
+    def same_step_function(self) -> None:
+        if hasattr(self, "profile"):
+            assert self.profile.steps() == self.reference.steps()
+            assert self.profile.origin == self.reference.origin
+
+    @invariant()
+    def canonical(self) -> None:
+        if hasattr(self, "profile"):
+            steps = self.profile.steps()
+            assert steps[-1][1] == self.profile.capacity
+            assert all(a[0] < b[0] and a[1] != b[1] for a, b in pairwise(steps))
+
+    @invariant()
+    def old_profiles_never_change(self) -> None:
+        for profile, steps in getattr(self, "history", ()):
+            assert profile.steps() == steps
+
+
+TestProfileAgainstBruteForce = ProfileMachine.TestCase
+
+
+# ------------------------------------------------------------------ unit tests
+
+
+def test_profiles_are_immutable_values() -> None:
+    p = Profile.idle(4)
+    with pytest.raises(AttributeError):
+        p.capacity = 5  # type: ignore[misc]
+    assert Profile.idle(4).reserve(0, 5, 2) == Profile.idle(4).reserve(0, 5, 2)
+    assert hash(Profile.idle(4).reserve(0, 5, 2)) == hash(Profile.idle(4).reserve(0, 5, 2))
+    assert Profile.idle(4).reserve(0, 5, 2) != Profile.idle(4).reserve(0, 5, 1)
+    assert len(Profile.idle(4).reserve(2, 5, 2)) == 3
+
+
+@pytest.mark.parametrize(
+    ("call", "field"),
+    [
+        (lambda: Profile.idle(0), "capacity"),
+        (lambda: Profile.idle(4).earliest_fit(0, 5, 1), "procs"),
+        (lambda: Profile.idle(4).earliest_fit(0, 0, 1), "procs"),
+        (lambda: Profile.idle(4).earliest_fit(0, 1, -1), "duration"),
+        (lambda: Profile.idle(4, origin=10).earliest_fit(5, 1, 1), "t"),
+        (lambda: Profile.idle(4, origin=10).free_at(5), "t"),
+        (lambda: Profile.idle(4, origin=10).reserve(5, 1, 1), "start"),
+    ],
+)
+def test_bad_arguments_name_the_field(call: object, field: str) -> None:
+    with pytest.raises(InvalidValueError) as error:
+        call()  # type: ignore[operator]
+    assert error.value.field == field
+
+
+def test_release_before_the_origin_is_ignored() -> None:
+    p = Profile.idle(4).reserve(0, 10, 3).advance(6)
+    assert p.release(0, 10, 3) == Profile.idle(4, origin=6)
+    assert p.release(0, 4, 3) == p  # entirely in the past
