@@ -376,99 +376,40 @@ def clean(
             procs = other
         known_estimate = requested if requested > 0 else None
 
-        # 1. submit unknown
+        # rules 1-5 and 7 (reject): the first that applies excludes the record
+        at, reason, counter, state = submit, "", "", rejected
         if submit == -1:
-            counts["rejected_unknown_submit"] += 1
-            excluded.append(
-                ExcludedJob(
-                    job_id,
-                    last_submit,
-                    max(procs, 0),
-                    known_estimate,
-                    rejected,
-                    "submit time unknown (field 2 = -1)",
-                )
-            )
-            continue
-        if submit < last_submit:
-            counts["out_of_order"] += 1
-        last_submit = submit
-        # 2. cancelled before it ran
-        if status == 5 and runtime <= 0:
-            counts["cancelled_in_log"] += 1
-            excluded.append(
-                ExcludedJob(
-                    job_id,
-                    submit,
-                    max(procs, 0),
-                    known_estimate,
-                    cancelled,
-                    f"cancelled before it ran (status 5, runtime {runtime})",
-                )
-            )
-            continue
-        # 3. runtime unknown
-        if runtime == -1:
-            counts["rejected_unknown_runtime"] += 1
-            excluded.append(
-                ExcludedJob(
-                    job_id,
-                    submit,
-                    max(procs, 0),
-                    known_estimate,
-                    rejected,
-                    "runtime unknown (field 4 = -1)",
-                )
-            )
-            continue
-        # 4. processors
-        if procs <= 0:
-            counts["rejected_unknown_procs"] += 1
-            excluded.append(
-                ExcludedJob(
-                    job_id,
-                    submit,
-                    0,
-                    known_estimate,
-                    rejected,
-                    "processor count unknown (fields 5 and 8 are both -1)",
-                )
-            )
-            continue
-        # 5. larger than the machine
-        if limit is not None and procs > limit:
-            counts["rejected_oversized"] += 1
-            excluded.append(
-                ExcludedJob(
-                    job_id,
-                    submit,
-                    procs,
-                    known_estimate,
-                    rejected,
-                    f"asks for {procs} processors; the machine has {limit}",
-                )
-            )
+            at, counter = last_submit, "rejected_unknown_submit"
+            reason = "submit time unknown (field 2 = -1)"
+        else:
+            if submit < last_submit:
+                counts["out_of_order"] += 1
+            last_submit = submit
+            if status == 5 and runtime <= 0:
+                counter, state = "cancelled_in_log", cancelled
+                reason = f"cancelled before it ran (status 5, runtime {runtime})"
+            elif runtime == -1:
+                counter, reason = "rejected_unknown_runtime", "runtime unknown (field 4 = -1)"
+            elif procs <= 0:
+                counter = "rejected_unknown_procs"
+                reason = "processor count unknown (fields 5 and 8 are both -1)"
+            elif limit is not None and procs > limit:
+                counter = "rejected_oversized"
+                reason = f"asks for {procs} processors; the machine has {limit}"
+            elif known_estimate is None and reject_unknown_estimate:
+                counter = "rejected_unknown_requested_time"
+                reason = f"requested time unknown (field 9 = {requested})"
+        if counter:
+            counts[counter] += 1
+            excluded.append(ExcludedJob(job_id, at, max(procs, 0), known_estimate, state, reason))
             continue
         # 6. zero runtime
         if runtime == 0:
             counts["zero_runtime"] += 1
             if zero_to_one:
                 runtime = 1
-        # 7. unknown requested time
+        # 7. unknown requested time (when not rejected above)
         if known_estimate is None:
-            if reject_unknown_estimate:
-                counts["rejected_unknown_requested_time"] += 1
-                excluded.append(
-                    ExcludedJob(
-                        job_id,
-                        submit,
-                        procs,
-                        None,
-                        rejected,
-                        f"requested time unknown (field 9 = {requested})",
-                    )
-                )
-                continue
             counts["requested_time_from_runtime"] += 1
             requested = runtime
         # 8. runtime above the requested time

@@ -46,7 +46,7 @@ FRACTIONAL = st.one_of(
 
 
 @st.composite
-def swf_records(draw: st.DrawFn, *, max_size: int = 30) -> list[SWFRecord]:
+def swf_records(draw: st.DrawFn, *, max_size: int = 15) -> list[SWFRecord]:
     """Valid SWF records with unique job numbers, processors within MAX_PROCS.
 
     Shrinks towards few records, small numbers and -1 (unknown) fields.
