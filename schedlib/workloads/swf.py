@@ -227,6 +227,20 @@ class SWFRecord(NamedTuple):
     think_time: int
     line: int = 0
 
+    @classmethod
+    def from_values(cls, values: Iterable[Any], line: int = 0) -> SWFRecord:
+        """A record from its 18 field values in file order (no checks).
+
+        Examples
+        --------
+        >>> SWFRecord.from_values([3, 0, 0, 60, 4, -1, -1, 4, 120, -1, 1] + [-1] * 7).job_id
+        3
+        """
+        items = tuple(values)
+        if len(items) != _N_FIELDS:
+            raise InvalidValueError("SWFRecord values", items, f"expected {_N_FIELDS} values")
+        return cls._make((*items, line))
+
     def values(self) -> tuple[Any, ...]:
         """The 18 field values, in file order."""
         return self[:_N_FIELDS]

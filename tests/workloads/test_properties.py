@@ -68,12 +68,12 @@ def swf_records(draw: st.DrawFn, *, max_size: int = 15) -> list[SWFRecord]:
             draw(st.sampled_from([1, 0, 5, -1, 2, 3, 4, -4, 265])),  # status (some warn)
             *(draw(_int_field(0, 10**4)) for _ in range(7)),  # user .. think time
         ]
-        records.append(SWFRecord(*fields, line=number))
+        records.append(SWFRecord.from_values(fields, line=number))
     return records
 
 
 COMMENT_TEXT = st.text(
-    st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n"), max_size=40
+    st.characters(exclude_categories=["Cs"], exclude_characters="\r\n"), max_size=40
 )
 
 

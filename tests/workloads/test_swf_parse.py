@@ -89,7 +89,7 @@ def test_limit_stops_after_n_records_and_ignores_later_lines() -> None:
 
 
 def test_record_equality_ignores_the_line_number() -> None:
-    a = SWFRecord(*range(18), line=3)
+    a = SWFRecord.from_values(range(18), line=3)
     assert a == a._replace(line=9) and hash(a) == hash(a._replace(line=9))
     assert a != a._replace(runtime=99)
     assert a != tuple(a)  # a record only equals a record
