@@ -703,7 +703,7 @@ class _IdSet:
     """
 
     __slots__ = ("base", "bits", "extra")
-    SPAN = 1 << 28  # numbers within this distance of the base use the bitmap (32 MB at most)
+    SPAN = 1 << 26  # numbers within this distance of the base use the bitmap (8 MB at most)
 
     def __init__(self) -> None:
         self.base = -1
