@@ -44,8 +44,8 @@ from __future__ import annotations
 
 import bisect
 import enum
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 import attrs
 
@@ -80,9 +80,8 @@ JobKey = tuple[Time, JobId]
 """A job's place in submission order: `(submit, id)`."""
 
 
-@attrs.frozen(slots=True)
-class JobProgress:
-    """What a scheduler knows of one submitted, unfinished job.
+class JobProgress(NamedTuple):
+    """What a scheduler knows of one submitted, unfinished job (an immutable record).
 
     Tasks are allocated (get their first instance, the *original*) in index
     order, so the unallocated tasks are always `allocated, ..., n_tasks - 1`.
@@ -188,13 +187,8 @@ class JobProgress:
         return running[index] if index < len(running) else running[0]
 
 
-def _to_tuple(value: Iterable[Any]) -> tuple[Any, ...]:
-    return tuple(value)
-
-
-@attrs.frozen(slots=True)
-class GridView:
-    """The snapshot a scheduler decides from: no speeds, no future.
+class GridView(NamedTuple):
+    """The snapshot a scheduler decides from: no speeds, no future (an immutable record).
 
     Attributes
     ----------
@@ -210,14 +204,13 @@ class GridView:
     """
 
     now: Time
-    jobs: tuple[JobProgress, ...] = attrs.field(converter=_to_tuple)
-    idle: tuple[int, ...] = attrs.field(converter=_to_tuple)
+    jobs: tuple[JobProgress, ...]
+    idle: tuple[int, ...]
     last_job: JobKey | None = None
 
 
-@attrs.frozen(slots=True)
-class Allocation:
-    """Start an instance of task `task` of job `job` on processor `processor`.
+class Allocation(NamedTuple):
+    """Start an instance of task `task` of job `job` on processor `processor` (a record).
 
     Attributes
     ----------
@@ -238,9 +231,8 @@ class Allocation:
     replica: bool = False
 
 
-@attrs.frozen(slots=True)
-class Selection:
-    """A scheduler's decision for one scheduling pass.
+class Selection(NamedTuple):
+    """A scheduler's decision for one scheduling pass (an immutable record).
 
     Attributes
     ----------
@@ -252,9 +244,9 @@ class Selection:
         Jobs whose next task was deferred in this pass (for explanation).
     """
 
-    allocations: tuple[Allocation, ...] = attrs.field(default=(), converter=_to_tuple)
+    allocations: tuple[Allocation, ...] = ()
     last_job: JobKey | None = None
-    deferred: tuple[JobId, ...] = attrs.field(default=(), converter=_to_tuple)
+    deferred: tuple[JobId, ...] = ()
 
 
 Scheduler = Callable[[GridView], Selection]

@@ -92,9 +92,8 @@ class Instance(NamedTuple):
     speed: float
 
 
-@attrs.frozen(slots=True)
-class FarmState:
-    """The model's state between events (immutable).
+class FarmState(NamedTuple):
+    """The model's state between events (an immutable record).
 
     Attributes
     ----------
@@ -202,7 +201,7 @@ class TaskFarm:
         if not selection.allocations:
             if selection.last_job == state.last_job:
                 return Step(state)
-            return Step(attrs.evolve(state, last_job=selection.last_job))
+            return Step(state._replace(last_job=selection.last_job))
         jobs = list(state.jobs)
         runs = list(state.runs)
         used: list[int] = []
