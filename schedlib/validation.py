@@ -39,6 +39,9 @@ def _name(instance: Any, attribute: attrs.Attribute[Any]) -> str:
 
 
 def _is_number(value: Any) -> bool:
+    kind = type(value)
+    if kind is int or kind is float:  # fast path: the common case
+        return True
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
@@ -78,7 +81,7 @@ def finite_at_least(bound: float) -> Validator:
     """
 
     def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-        if not _is_number(value) or not value >= bound or math.isinf(value):
+        if not _is_number(value) or not bound <= value < math.inf:
             raise InvalidValueError(
                 _name(instance, attribute), value, f"must be a finite number >= {bound}"
             )
