@@ -25,7 +25,7 @@ from typing import Any
 from schedlib import __version__
 from schedlib.errors import SchedlibError
 from schedlib.experiments import REPRODUCTIONS
-from schedlib.tables import FORMATS, render
+from schedlib.tables import FORMATS, render, render_by
 
 __all__ = ["build_parser", "main"]
 
@@ -100,7 +100,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     from schedlib.experiments.backfilling import compare
 
     workload = _load(args)
-    print(render(compare(workload, show_progress=True), args.format))
+    rows = compare(workload, show_progress=True)
+    print(render_by(rows, "policy") if args.format == "table" else render(rows, args.format))
     return 0
 
 

@@ -31,7 +31,7 @@ from typing import Any
 
 from schedlib.errors import InvalidValueError
 
-__all__ = ["FORMATS", "format_cell", "jsonable", "render"]
+__all__ = ["FORMATS", "format_cell", "jsonable", "render", "render_by"]
 
 FORMATS = ("table", "json", "csv")
 """The output formats every command accepts."""
@@ -45,8 +45,8 @@ def format_cell(value: Any) -> str:
 
     Examples
     --------
-    >>> [format_cell(v) for v in (3, 0.81234, 4.5, 1234.56, None, float("nan"), True)]
-    ['3', '0.8123', '4.500', '1234.6', '-', '-', 'yes']
+    >>> [format_cell(v) for v in (3, 0.81234, 4.5, 1234.56, 0.0, None, float("nan"), True)]
+    ['3', '0.8123', '4.500', '1234.6', '0', '-', '-', 'yes']
     """
     if value is None:
         return "-"
@@ -58,6 +58,8 @@ def format_cell(value: Any) -> str:
         if math.isinf(value):
             return "inf" if value > 0 else "-inf"
         magnitude = abs(value)
+        if magnitude == 0:
+            return "0"
         if magnitude >= 100:
             return f"{value:.1f}"
         if magnitude >= 10:
@@ -136,7 +138,7 @@ def render(rows: Sequence[Mapping[str, Any]], fmt: str = "table") -> str:
 
     def line(values: Sequence[str], header: bool = False) -> str:
         parts = [
-            v.rjust(w) if num and not header else v.ljust(w)
+            v.rjust(w) if num and not (header and v.startswith("-")) else v.ljust(w)
             for v, w, num in zip(values, widths, numeric, strict=True)
         ]
         return "  ".join(parts).rstrip()
@@ -151,3 +153,49 @@ def _csv_cell(value: Any) -> Any:
     if isinstance(value, list):
         return " ".join(str(v) for v in value)
     return "" if value is None else value
+
+
+def render_by(rows: Sequence[Mapping[str, Any]], key: str) -> str:
+    """Render rows as a text table with one *column* per row, named by `key`.
+
+    Columns whose value is the same in every row are printed first as
+    `name: value` lines; every other column becomes a line of the table. This
+    suits a few rows with many metrics (e.g. one row per policy).
+
+    Parameters
+    ----------
+    rows
+        The records; each must have `key`.
+    key
+        The column whose values name the table's columns.
+
+    Returns
+    -------
+    str
+        The rendering, without a trailing newline.
+
+    Examples
+    --------
+    >>> rows = [{"machine": "m", "policy": "fcfs", "wait": 10.0},
+    ...         {"machine": "m", "policy": "easy", "wait": 2.5}]
+    >>> print(render_by(rows, "policy"))
+    machine: m
+    <BLANKLINE>
+    metric   fcfs   easy
+    ------  -----  -----
+    wait    10.00  2.500
+    """
+    columns: list[str] = []
+    for row in rows:
+        columns.extend(k for k in row if k not in columns)
+    constant = [
+        c for c in columns if c != key and len({repr(r.get(c)) for r in rows}) == 1 and rows
+    ]
+    header = [f"{c}: {format_cell(rows[0].get(c))}" for c in constant]
+    lines = [
+        {"metric": c, **{str(r[key]): r.get(c) for r in rows}}
+        for c in columns
+        if c != key and c not in constant
+    ]
+    table = render(lines, "table")
+    return "\n".join([*header, "", table]) if header else table
