@@ -108,6 +108,9 @@ class FarmState(NamedTuple):
         Per processor, the instance it runs, or `None`.
     todo
         Ids of the jobs not finished yet (submitted or not).
+    replicated
+        Tasks `(job, task)` that have had a replica since they started (only
+        their completion needs to look for other instances to cancel).
     """
 
     jobs: tuple[JobProgress, ...]
@@ -115,6 +118,7 @@ class FarmState(NamedTuple):
     last_job: JobKey | None
     runs: tuple[Instance | None, ...]
     todo: frozenset[JobId]
+    replicated: frozenset[tuple[JobId, int]] = frozenset()
 
 
 def _processor_tuple(value: Iterable[Processor]) -> tuple[Processor, ...]:
@@ -186,7 +190,12 @@ class TaskFarm:
         job: TaskJob = event.payload
         return Step(
             FarmState(
-                (*state.jobs, JobProgress(job)), state.idle, state.last_job, state.runs, state.todo
+                (*state.jobs, JobProgress(job)),
+                state.idle,
+                state.last_job,
+                state.runs,
+                state.todo,
+                state.replicated,
             ),
             log=(JobEvent(event.time, job.id, EventKind.SUBMIT),),
             wake=True,
@@ -207,6 +216,7 @@ class TaskFarm:
         used: list[int] = []
         log: list[JobEvent] = []
         events: list[Event] = []
+        replicated = state.replicated
         for allocation in selection.allocations:
             processor, job_id, task = allocation.processor, allocation.job, allocation.task
             if processor not in idle or processor in used:
@@ -222,6 +232,8 @@ class TaskFarm:
             jobs[index] = progress.allocate(task)
             used.append(processor)
             replica = task < progress.allocated
+            if replica:
+                replicated = replicated | {(job_id, task)}
             size = float(progress.job.tasks[task])
             runs[processor], event = self._advance(processor, job_id, task, replica, size, now)
             if event is not None:
@@ -231,7 +243,7 @@ class TaskFarm:
             )
         rest = tuple(p for p in idle if p not in used) if len(used) < len(idle) else ()
         return Step(
-            FarmState(tuple(jobs), rest, selection.last_job, tuple(runs), state.todo),
+            FarmState(tuple(jobs), rest, selection.last_job, tuple(runs), state.todo, replicated),
             events=events,
             log=log,
         )
@@ -267,7 +279,7 @@ class TaskFarm:
         runs[processor], event = self._advance(
             processor, instance.job, instance.task, instance.replica, left, now
         )
-        new = FarmState(state.jobs, state.idle, state.last_job, tuple(runs), state.todo)
+        new = state._replace(runs=tuple(runs))
         return Step(new, events=(event,) if event is not None else ())
 
     def _cut(self, state: FarmState, now: Time) -> Step[FarmState]:
@@ -291,16 +303,18 @@ class TaskFarm:
         instance = state.runs[processor]
         assert instance is not None, f"completion on idle processor {processor} at t={now}"
         job_id, task = instance.job, instance.task
-        runs = list(state.runs)
-        runs[processor] = None
+        runs = [*state.runs[:processor], None, *state.runs[processor + 1 :]]
         log = [JobEvent(now, job_id, _COMPLETE, (processor,), task)]
         freed = [processor]
-        superseded = f"completed on {processor}"
-        for other, running in enumerate(runs):
-            if running is not None and running[1] == task and running[0] == job_id:
-                runs[other] = None
-                freed.append(other)
-                log.append(JobEvent(now, job_id, _CANCEL, (other,), task, superseded))
+        replicated = state.replicated
+        if (job_id, task) in replicated:
+            replicated = replicated - {(job_id, task)}
+            superseded = f"completed on {processor}"
+            for other, running in enumerate(runs):
+                if running is not None and running[1] == task and running[0] == job_id:
+                    runs[other] = None
+                    freed.append(other)
+                    log.append(JobEvent(now, job_id, _CANCEL, (other,), task, superseded))
         jobs = state.jobs
         index = _position(jobs, job_id)
         progress = jobs[index].complete(task)
@@ -312,7 +326,7 @@ class TaskFarm:
         else:
             jobs = (*jobs[:index], progress, *jobs[index + 1 :])
         return Step(
-            FarmState(jobs, (*state.idle, *freed), state.last_job, tuple(runs), todo),
+            FarmState(jobs, (*state.idle, *freed), state.last_job, tuple(runs), todo, replicated),
             cancel=freed[1:],
             log=log,
             wake=True,
