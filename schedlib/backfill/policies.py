@@ -361,11 +361,17 @@ class PlanDecision:
         The profile with the new reservations.
     start
         Jobs whose reservation is now: they start now, in queue order.
+    positions
+        Their positions in `plan.queue`, ascending.
+    changed
+        Positions of the jobs whose reservation was made or moved, ascending.
     """
 
     reservations: tuple[Time, ...]
     profile: Profile
     start: tuple[Request, ...]
+    positions: tuple[int, ...] = ()
+    changed: tuple[int, ...] = ()
 
 
 def conservative(plan: Plan) -> PlanDecision:
@@ -434,29 +440,25 @@ def conservative(plan: Plan) -> PlanDecision:
         editor.release(now, planned_end - now, procs)
     compress = bool(plan.released)
     new = list(reservations)
+    changed = []
     first = 0 if compress else (reservations.index(None) if None in reservations else len(new))
+    earliest_fit, earlier_fit = editor.earliest_fit, editor.earlier_fit
     for k in range(first, len(queue)):
         old = reservations[k]
         job = queue[k]
-        procs = job.procs
-        duration = job.requested_time
         if old is None:
-            at = editor.earliest_fit(now, procs, duration)
+            at = earliest_fit(now, job.procs, job.requested_time)
+            editor.reserve(at, job.requested_time, job.procs)
         elif compress:
-            if editor.peak(now, old) < procs:
-                continue  # never enough free processors before its reservation
-            at = editor.earlier_fit(now, procs, duration, old)
+            at = earlier_fit(now, job.procs, job.requested_time, old)
             if at == old:
                 continue
-            editor.release(old, duration, procs)
+            editor.move(old, at, job.requested_time, job.procs)
         else:
             continue
-        editor.reserve(at, duration, procs)
         new[k] = at
+        changed.append(k)
     result: tuple[Time, ...] = tuple(new)  # type: ignore[arg-type]
-    started = (
-        tuple(job for job, at in zip(queue, result, strict=True) if at == now)
-        if now in result
-        else ()
-    )
-    return PlanDecision(result, editor.freeze(), started)
+    positions = tuple(k for k, at in enumerate(result) if at == now) if now in result else ()
+    started = tuple(queue[k] for k in positions)
+    return PlanDecision(result, editor.freeze(), started, positions, tuple(changed))

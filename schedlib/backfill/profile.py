@@ -72,13 +72,13 @@ __all__ = ["Profile", "ProfileEditor"]
 
 
 def _check_request(procs: int, duration: Time, capacity: int) -> None:
-    if not isinstance(procs, int) or isinstance(procs, bool) or procs < 1:
-        raise InvalidValueError("procs", procs, "must be an int >= 1")
-    if procs > capacity:
-        raise InvalidValueError(
-            "procs", procs, f"is more than the profile's {capacity} processors (never fits)"
-        )
-    if not duration >= 0:
+    if type(procs) is not int or not 0 < procs <= capacity or not duration >= 0:
+        if not isinstance(procs, int) or isinstance(procs, bool) or procs < 1:
+            raise InvalidValueError("procs", procs, "must be an int >= 1")
+        if procs > capacity:
+            raise InvalidValueError(
+                "procs", procs, f"is more than the profile's {capacity} processors (never fits)"
+            )
         raise InvalidValueError("duration", duration, "must be >= 0")
 
 
@@ -104,13 +104,6 @@ def _earliest_fit(
         if free[i] < procs:
             blocked = True
     return candidate  # the last segment is fully free
-
-
-def _peak(times: Sequence[Time], free: Sequence[int], start: Time, end: Time) -> int:
-    start = max(start, times[0])
-    if end <= start:
-        return 0
-    return max(free[bisect_right(times, start) - 1 : bisect_left(times, end)])
 
 
 @attrs.frozen(slots=True, repr=False)
@@ -205,24 +198,6 @@ class Profile:
         """
         _check_time(t, self.times)
         return self.free[bisect_right(self.times, t) - 1]
-
-    def peak(self, start: Time, end: Time) -> int:
-        """The most processors free at any instant of $[start, end)$ (0 if it is empty).
-
-        The part before the origin is ignored. A job needing more processors
-        than that cannot start in $[start, end)$.
-
-        Notes
-        -----
-        Complexity: $O(\\log k + m)$ at C speed, $m$ breakpoints in the interval.
-
-        Examples
-        --------
-        >>> p = Profile.idle(4).reserve(0, 10, 3).reserve(10, 5, 2)
-        >>> p.peak(0, 10), p.peak(0, 12), p.peak(12, 100), p.peak(5, 5)
-        (1, 2, 4, 0)
-        """
-        return _peak(self.times, self.free, start, end)
 
     def earliest_fit(self, t: Time, procs: int, duration: Time) -> Time:
         """The earliest start $s \\ge t$ at which `procs` processors stay free for `duration`.
@@ -401,7 +376,8 @@ class ProfileEditor:
 
         Notes
         -----
-        Complexity: $O(\\log k + m)$, $m$ breakpoints in $[t, c)$.
+        Complexity: $O(\\log k + m)$, $m$ breakpoints in $[t, c)$; when no
+        instant before $c$ has `procs` free processors, one C-speed maximum.
 
         Examples
         --------
@@ -412,26 +388,27 @@ class ProfileEditor:
         if current <= t:
             return current
         times = self._times
-        free = self._free
+        first = bisect_right(times, t) - 1
+        last = bisect_left(times, current, first)  # the segments that begin before `current`
+        counts = self._free[first:last]
+        if max(counts) < procs:
+            return current  # never enough free processors before it
         candidate = t
         blocked = False
-        for i in range(bisect_right(times, t) - 1, len(times)):
-            point = times[i]
-            if point >= current:
-                break
+        for point, count in zip(times[first:last], counts, strict=True):
             if blocked:
                 candidate = point
                 blocked = False
             elif point > candidate and point >= candidate + duration:
                 return candidate
-            if free[i] < procs:
+            if count < procs:
                 blocked = True
         return current if blocked else candidate
 
-    def _split(self, t: Time) -> int:
+    def _split(self, t: Time, low: int = 0) -> int:
         """Make `t` a breakpoint (same function, one more step); return its index."""
         times = self._times
-        i = bisect_left(times, t)
+        i = bisect_left(times, t, low)
         if i == len(times) or times[i] != t:
             times.insert(i, t)
             self._free.insert(i, self._free[i - 1])
@@ -447,20 +424,18 @@ class ProfileEditor:
     def _add(self, start: Time, end: Time, delta: int, too_far: str) -> None:
         """Add `delta` over $[start, end)$; raise (unchanged) if a count leaves [0, capacity]."""
         i = self._split(start)
-        j = self._split(end)
+        j = self._split(end, i)
         free = self._free
         for k in range(i, j):
             free[k] += delta
-        low = min(free[i:j])
-        high = max(free[i:j])
-        if low < 0 or high > self.capacity:
-            worst = low if low < 0 else high
+        worst = min(free[i:j]) if delta < 0 else max(free[i:j])
+        if worst < 0 or worst > self.capacity:
             at = max(self._times[free.index(worst, i)], start)
             if delta < 0:
-                reason = f"only {low - delta} processor(s) free at t={at}"
+                reason = f"only {worst - delta} processor(s) free at t={at}"
             else:
                 reason = (
-                    f"releasing them at t={at} would make {high} of {self.capacity} "
+                    f"releasing them at t={at} would make {worst} of {self.capacity} "
                     f"processors free ({too_far})"
                 )
             for k in range(i, j):
@@ -471,9 +446,43 @@ class ProfileEditor:
         self._merge(j)
         self._merge(i)
 
-    def peak(self, start: Time, end: Time) -> int:
-        """The most processors free at any instant of $[start, end)$ (see `Profile.peak`)."""
-        return _peak(self._times, self._free, start, end)
+    def move(self, start: Time, new_start: Time, duration: Time, procs: int) -> None:
+        """Move a reservation of `procs` processors from `start` to `new_start` (in place).
+
+        Only the parts of the two intervals that do not overlap change.
+
+        Raises
+        ------
+        InvalidValueError
+            If the new place is overbooked, or nothing was reserved at the old
+            one; the editor is unchanged then.
+
+        Examples
+        --------
+        >>> e = Profile.idle(4).reserve(0, 10, 3).reserve(10, 5, 2).edit()
+        >>> e.move(10, 0, 5, 2)
+        Traceback (most recent call last):
+        ...
+        schedlib.errors.InvalidValueError: procs = 2: only 1 processor(s) free at t=0
+        >>> e.move(10, 12, 5, 2); e.freeze().steps()
+        ((0, 1), (10, 4), (12, 2), (17, 4))
+        """
+        _check_request(procs, duration, self.capacity)
+        _check_time(new_start, self._times, "new_start")
+        if new_start == start or not duration:
+            return
+        if new_start < start:
+            taken = (new_start, min(new_start + duration, start))
+            given = (max(new_start + duration, start), start + duration)
+        else:
+            taken = (max(start + duration, new_start), new_start + duration)
+            given = (start, min(start + duration, new_start))
+        self._add(given[0], given[1], procs, "they were not reserved")
+        try:
+            self._add(taken[0], taken[1], -procs, "")
+        except InvalidValueError:
+            self._add(given[0], given[1], -procs, "")
+            raise
 
     def reserve(self, start: Time, duration: Time, procs: int) -> None:
         """Take `procs` processors over $[start, start + duration)$ (in place).

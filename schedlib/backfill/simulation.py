@@ -163,7 +163,8 @@ class BackfillState:
         Running jobs as `(actual end, id, planned end, procs, place, killed)`,
         sorted by actual end.
     planned
-        `(planned end, procs, id)` of the running jobs, sorted.
+        FCFS and EASY: `(planned end, procs, id)` of the running jobs, sorted;
+        empty for conservative (its profile holds them).
     free
         Free processor ids, ascending.
     profile
@@ -441,25 +442,28 @@ class BackfillModel:
         if not k:
             return
         work.running = running[k:]
-        planned = list(work.planned)
-        released = list(work.released)
-        freed: list[int] = []
         log = work.log
-        conservative_ = self.policy == "conservative"
-        for _, job_id, planned_end, procs, place, killed in running[:k]:
+        freed: list[int] = []
+        for _, job_id, _, _, place, killed in running[:k]:
             if killed:
                 log.append(JobEvent(now, job_id, _KILL, place, detail=self._kill_detail(job_id)))
             else:
                 log.append(JobEvent(now, job_id, _COMPLETE, place))
             freed.extend(place)
-            del planned[bisect_left(planned, (planned_end, procs, job_id))]
-            if conservative_ and planned_end > now:
-                released.append((planned_end, procs))
-        work.planned = tuple(planned)
-        work.released = tuple(released)
         work.free = tuple(sorted(work.free + tuple(freed)))
         work.finished += k
         work.changed = True
+        if self.policy != "conservative":
+            planned = list(work.planned)
+            for _, job_id, planned_end, procs, _, _ in running[:k]:
+                del planned[bisect_left(planned, (planned_end, procs, job_id))]
+            work.planned = tuple(planned)
+        else:
+            work.released = work.released + tuple(
+                (planned_end, procs)
+                for _, _, planned_end, procs, _, _ in running[:k]
+                if planned_end > now
+            )
 
     def _kill_detail(self, job_id: JobId) -> str:
         return f"killed at its requested time (runtime {self._runtime[job_id]} s exceeds it)"
@@ -517,16 +521,13 @@ class BackfillModel:
         work.profile = decision.profile
         new = decision.reservations
         if self.log_reservations:
-            log = work.log
-            first = 0 if released else len(old)
-            for k in range(first, len(queue)):
-                if reservations[k] != new[k]:
-                    log.append(JobEvent(now, queue[k].id, _RESERVE, at=new[k]))
+            work.log.extend(
+                JobEvent(now, queue[k].id, _RESERVE, at=new[k]) for k in decision.changed
+            )
         if decision.start:
             self._start(work, now, decision.start)
-            positions = tuple(k for k, at in enumerate(new) if at == now)
-            work.queue = _without(queue, positions)
-            work.reservations = _without(new, positions)
+            work.queue = _without(queue, decision.positions)
+            work.reservations = _without(new, decision.positions)
         else:
             work.reservations = new
         if work.reservations:
@@ -538,7 +539,7 @@ class BackfillModel:
     def _start(self, work: _Work, now: Time, jobs: tuple[Request, ...]) -> None:
         free = work.free
         running = list(work.running)
-        planned = list(work.planned)
+        planned = list(work.planned) if self.policy != "conservative" else None
         log = work.log
         events = work.events
         runtime = self._runtime
@@ -564,10 +565,12 @@ class BackfillModel:
             ):
                 events.append(Event(end, _COMPLETION, None, key=("end", end)))
             running.insert(k, entry)
-            insort(planned, (planned_end, procs, job.id))
+            if planned is not None:
+                insort(planned, (planned_end, procs, job.id))
         work.free = free
         work.running = tuple(running)
-        work.planned = tuple(planned)
+        if planned is not None:
+            work.planned = tuple(planned)
 
 
 def _without(items: tuple[Any, ...], positions: tuple[int, ...]) -> tuple[Any, ...]:

@@ -146,14 +146,35 @@ class ProfileMachine(RuleBasedStateMachine):
         assert self.profile.edit().earlier_fit(t, procs, duration, start) == expected
 
     @rule(data=st.data())
-    def peak_and_free_at(self, data: st.DataObject) -> None:
+    def free_at(self, data: st.DataObject) -> None:
         ref = self.reference
-        a = data.draw(st.integers(ref.origin, HORIZON - 1))
-        b = data.draw(st.integers(a, HORIZON))
-        expected = max(ref.free[a:b], default=0)
-        assert self.profile.peak(a, b) == expected
-        assert self.profile.edit().peak(a, b) == expected
-        assert self.profile.free_at(a) == ref.free[a]
+        t = data.draw(st.integers(ref.origin, HORIZON - 1))
+        assert self.profile.free_at(t) == ref.free[t]
+        assert self.profile.edit().free_at(t) == ref.free[t]
+
+    @precondition(lambda self: self.live)
+    @rule(data=st.data())
+    def move(self, data: st.DataObject) -> None:
+        """Moving a reservation = releasing it and reserving the new place, or nothing."""
+        ref = self.reference
+        k = data.draw(st.integers(0, len(self.live) - 1))
+        start, duration, procs = self.live[k]
+        if start < ref.origin:
+            return
+        new_start = data.draw(st.integers(ref.origin, LAST_START))
+        ref.add(start, duration, procs)
+        editor = self.profile.edit()
+        self._remember()
+        if ref.fits(new_start, procs, duration):
+            editor.move(start, new_start, duration, procs)
+            ref.add(new_start, duration, -procs)
+            self.live[k] = (new_start, duration, procs)
+            self.profile = editor.freeze()
+        else:
+            ref.add(start, duration, -procs)
+            with pytest.raises(InvalidValueError, match="procs"):
+                editor.move(start, new_start, duration, procs)
+            assert editor.freeze() == self.profile  # unchanged
 
     @invariant()
     def same_step_function(self) -> None:
