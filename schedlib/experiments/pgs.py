@@ -8,7 +8,8 @@ The total runtime (makespan) of PGS and FCFS is compared, as in Table 2.
 
 ```text
 schedlib reproduce pgs [--runs N] [--seed S] [--queue-length Q] [--order ORDER]
-                       [--workers W] [--format table|json|csv] [--plot out.png]
+                       [--resource-order {rejoined,index}] [--workers W]
+                       [--format table|json|csv] [--plot out.png]
 ```
 
 Examples
@@ -162,11 +163,11 @@ def paper_resources(restarting: bool = True) -> tuple[ResourceAvailability, ...]
     )
 
 
-Item = tuple[int, str, int, int, str]
+Item = tuple[int, str, int, int, str, str]
 
 
 def run_once(item: Item) -> dict[str, Any]:
-    """One run: `(scenario, scheduler, seed, queue_length, order)` -> its measures.
+    """One run: `(scenario, scheduler, seed, queue_length, order, resource_order)` -> measures.
 
     Module-level so that [`parallel_map`][schedlib.parallel.parallel_map]
     can send it to worker processes.
@@ -177,7 +178,7 @@ def run_once(item: Item) -> dict[str, Any]:
         `makespan_minutes`, `failures`, `wasted_seconds`, `abandoned`,
         `unschedulable`.
     """
-    scenario, scheduler, seed, queue_length, order = item
+    scenario, scheduler, seed, queue_length, order, resource_order = item
     number, restarting = SCENARIOS[scenario]
     run = simulate_volatile_grid(
         job_set(number, order, seed),
@@ -185,6 +186,7 @@ def run_once(item: Item) -> dict[str, Any]:
         policy=scheduler,
         queue_length=queue_length,
         seed=seed,
+        resource_order=resource_order,  # type: ignore[arg-type]
     )
     states = [o.state.value if o.state else "lost" for o in run.record.outcomes]
     return {
@@ -203,6 +205,7 @@ def reproduce(
     queue_length: int = DEFAULT_QUEUE_LENGTH,
     scenarios: Sequence[int] = (0, 1, 2, 3),
     order: str = "increasing",
+    resource_order: str = "rejoined",
     workers: int | None = None,
 ) -> list[dict[str, Any]]:
     """Run the experiment; one row per (scenario, scheduler).
@@ -222,6 +225,9 @@ def reproduce(
         Which of the scenarios 0-3 to run.
     order
         Submission order of the jobs (see `job_set`).
+    resource_order
+        `"rejoined"` or `"index"`: the order of the available resources (see
+        [`VolatileGridModel`][schedlib.volatile_grid.VolatileGridModel]).
     workers
         Processes to use (`None`: every CPU).
 
@@ -250,12 +256,17 @@ def reproduce(
             raise InvalidValueError("scenario", scenario, "must be 0, 1, 2 or 3")
     if order not in ORDERS:
         raise InvalidValueError("order", order, f"must be one of {', '.join(ORDERS)}")
+    if resource_order not in ("rejoined", "index"):
+        raise InvalidValueError("resource_order", resource_order, "must be 'rejoined' or 'index'")
     items: list[Item] = []
     for scenario in scenarios:
         random_input = SCENARIOS[scenario][1] or order == "shuffled"
         count = runs if random_input else 1
         for scheduler in ("pgs", "fcfs"):
-            items.extend((scenario, scheduler, seed + i, queue_length, order) for i in range(count))
+            items.extend(
+                (scenario, scheduler, seed + i, queue_length, order, resource_order)
+                for i in range(count)
+            )
     results = parallel_map(run_once, items, workers=workers)
     grouped: dict[tuple[int, str], list[dict[str, Any]]] = {}
     for (scenario, scheduler, *_), result in zip(items, results, strict=True):
@@ -343,25 +354,15 @@ def plot(rows: Sequence[dict[str, Any]], path: str) -> None:
     plt.close(fig)
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
-    return value
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `schedlib reproduce pgs` (the CLI adds `--format`)."""
     parser.add_argument(
-        "--runs", type=_positive, default=10, help="runs per scenario and scheduler (default: 10)"
+        "--runs", type=int, default=10, help="runs per scenario and scheduler (default: 10)"
     )
     parser.add_argument("--seed", type=int, default=0, help="first seed (default: 0)")
     parser.add_argument(
         "--queue-length",
-        type=_positive,
+        type=int,
         default=DEFAULT_QUEUE_LENGTH,
         metavar="Q",
         help=f"jobs a resource holds, running one included (default: {DEFAULT_QUEUE_LENGTH})",
@@ -373,8 +374,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="submission order of the jobs (default: increasing, as in the paper)",
     )
     parser.add_argument(
-        "--workers", type=_positive, default=None, help="processes (default: every CPU)"
+        "--resource-order",
+        choices=("rejoined", "index"),
+        default="rejoined",
+        help="order of the available resources: by the time they last came up "
+        "(default) or by index",
     )
+    parser.add_argument("--workers", type=int, default=None, help="processes (default: every CPU)")
     parser.add_argument("--plot", metavar="FILE", help="also draw the bar chart to FILE (.png)")
 
 
@@ -385,6 +391,7 @@ def main(args: argparse.Namespace) -> int:
         seed=args.seed,
         queue_length=args.queue_length,
         order=args.order,
+        resource_order=args.resource_order,
         workers=args.workers,
     )
     if args.plot:

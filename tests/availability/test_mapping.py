@@ -104,7 +104,11 @@ def reference_fcfs(snapshot: SchedulerSnapshot) -> MappingDecision:
     return MappingDecision(tuple(done))
 
 
-@given(scheduler_snapshots())
+snapshots = st.one_of(scheduler_snapshots(), scheduler_snapshots(max_time=5))
+"""Snapshots; short times make ties between tl and estimates frequent."""
+
+
+@given(snapshots)
 def test_pgs_matches_the_reference(snapshot: SchedulerSnapshot) -> None:
     assert map_pgs(snapshot) == reference_pgs(snapshot)
 
@@ -117,7 +121,7 @@ def test_fcfs_matches_the_reference(snapshot: SchedulerSnapshot) -> None:
 # -- the invariants ---------------------------------------------------------------------
 
 
-@given(scheduler_snapshots())
+@given(snapshots)
 def test_pgs_decisions_are_applicable_and_fit_strictly(snapshot: SchedulerSnapshot) -> None:
     for rule in ("idle", "empty-queue"):
         decision = map_pgs(snapshot, first_job_for=rule)  # type: ignore[arg-type]

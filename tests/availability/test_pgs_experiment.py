@@ -89,6 +89,9 @@ def test_cli_json_has_one_record_per_scenario_and_scheduler(capsys, tmp_path) ->
 
 
 def test_cli_rejects_bad_options(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert cli(["reproduce", "pgs", "--runs", "0"]) == 2
+    assert "runs = 0: must be >= 1" in capsys.readouterr().err
+    assert cli(["reproduce", "pgs", "--queue-length", "0", "--runs", "1"]) == 2
+    assert "queue_length = 0" in capsys.readouterr().err
     with pytest.raises(SystemExit):
-        cli(["reproduce", "pgs", "--runs", "0"])
-    assert "must be >= 1" in capsys.readouterr().err
+        cli(["reproduce", "pgs", "--order", "sorted"])

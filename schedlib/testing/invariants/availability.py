@@ -118,7 +118,16 @@ def check_time_left(
         Naming the job, its estimate, the resource and its $tl$.
     """
     estimates = {job.id: job.estimate for job in (*snapshot.priority, *snapshot.regular)}
-    left = {view.resource: view.time_left for view in snapshot.resources}
+    left = {}
+    for view in snapshot.resources:
+        # tl = ru - (et_rj - el_rj) - sum(et_i), computed here independently of
+        # schedlib.mapping.time_left, so that a wrong formula there is caught.
+        tl = view.remaining_uptime
+        if view.running is not None:
+            tl -= view.running.estimate - view.elapsed
+        for job in view.queued:
+            tl -= job.estimate
+        left[view.resource] = tl
     for a in decision.assignments:
         if a.job not in estimates or a.resource not in left:
             continue  # check_mapping_decision reports those

@@ -119,7 +119,8 @@ def _resource(
         # Each actual uptime is the planned one plus or minus up to half of it.
         shifted = []
         for up, down in planned.periods:
-            change = draw(st.integers(-(up // 2), up // 2))
+            half = int(up // 2)
+            change = draw(st.integers(-half, half))
             shifted.append((max(1, up + change), down))
         actual = AvailabilityPattern(shifted)
     return ResourceAvailability(planned, actual, draw(restart_delays(max_mean=max_delay)))
@@ -136,6 +137,9 @@ def resource_availabilities(
 ) -> st.SearchStrategy[ResourceAvailability]:
     """One resource's availability: a planned pattern, the actual one, a restart delay.
 
+    Shrinks towards one pair `(min_uptime, 0)`, followed exactly, and no
+    restart delay.
+
     Parameters
     ----------
     exact
@@ -145,9 +149,6 @@ def resource_availabilities(
         Bounds of the pattern (see `availability_patterns`).
     max_delay
         Largest mean restart delay.
-
-    Shrinks towards one pair `(min_uptime, 0)`, followed exactly, and no
-    restart delay.
 
     Raises
     ------
@@ -195,6 +196,9 @@ def bag_jobs(
 ) -> st.SearchStrategy[tuple[BagJob, ...]]:
     """Bags of independent jobs, ids `0..n-1`, runtimes multiples of 0.25 s.
 
+    Shrinks towards `min_jobs` jobs of runtime 0 submitted at 0, with exact
+    estimates.
+
     Parameters
     ----------
     min_jobs, max_jobs
@@ -207,9 +211,6 @@ def bag_jobs(
         `0` (default) gives exact estimates; else each estimate is the
         runtime times a factor $1 + k/8$ within $\\pm$ `estimate_error`
         (at most 1).
-
-    Shrinks towards `min_jobs` jobs of runtime 0 submitted at 0, with exact
-    estimates.
 
     Raises
     ------
@@ -285,25 +286,26 @@ def volatile_grids(
     max_resources: int = 3,
     max_queue_length: int = 3,
     max_runtime: float = 120,
+    max_submit: int = 50,
     max_uptime: int = 100,
     estimate_error: float = 0,
 ) -> st.SearchStrategy[VolatileGrid]:
     """Whole instances: `(jobs, resources, queue_length)`.
+
+    Shrinks towards no jobs, one resource up for 1 s at a time and queue
+    length 1.
 
     Parameters
     ----------
     exact
         Resources follow their planned availability (see
         `resource_availabilities`).
-    max_jobs, max_runtime, estimate_error
+    max_jobs, max_runtime, max_submit, estimate_error
         See `bag_jobs`.
     max_resources, max_uptime
         How many resources (at least one) and their longest uptime.
     max_queue_length
         Largest queue length drawn (from 1).
-
-    Shrinks towards no jobs, one resource up for 1 s at a time and queue
-    length 1.
 
     Raises
     ------
@@ -314,7 +316,12 @@ def volatile_grids(
     require(max_queue_length, "max_queue_length", at_least=1)
     require(max_uptime, "max_uptime", at_least=1)
     return st.tuples(
-        bag_jobs(max_jobs=max_jobs, max_runtime=max_runtime, estimate_error=estimate_error),
+        bag_jobs(
+            max_jobs=max_jobs,
+            max_runtime=max_runtime,
+            max_submit=max_submit,
+            estimate_error=estimate_error,
+        ),
         st.lists(
             resource_availabilities(exact=exact, max_uptime=max_uptime),
             min_size=1,
