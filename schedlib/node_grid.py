@@ -99,6 +99,7 @@ __all__ = [
     "JobProgress",
     "NodeState",
     "Observer",
+    "run_model",
     "simulate_grid",
 ]
 
@@ -419,15 +420,45 @@ class GridModel:
         nodes[i] = node
         keys[i] = load_key(self.nodes[i], node.used, len(node.waiting))
 
+    def preempted(self, p: JobProgress, now: Time, speed: float) -> JobProgress:
+        """A running job stopped at `now`: it keeps its progress and owes the overhead.
+
+        Parameters
+        ----------
+        p
+            The running job.
+        now
+            The preemption time.
+        speed
+            Its node's speed.
+
+        Returns
+        -------
+        JobProgress
+            The waiting job: work and estimate reduced by the progress made
+            ([`progress_made`][schedlib.preemption.progress_made]), overhead
+            $c$ due at its next resume.
+        """
+        done = progress_made(now - p.since, speed, p.overhead)
+        return attrs.evolve(
+            p,
+            since=now,
+            work=max(0.0, p.work - done),
+            estimate=p.estimate - done,
+            overhead=self.overhead,
+            end=_INF,
+        )
+
     # -- priorities ---------------------------------------------------------------------
 
     def _remaining(self, p: JobProgress, now: Time, speed: float) -> Time:
-        """$T_{rem}$ on the node now (running or waiting)."""
+        """$T_{rem}$ on the node now: owed overhead plus estimated work left, in wall seconds."""
         if p.end == _INF:
-            left = p.estimate
-        else:
-            left = p.estimate - progress_made(now - p.since, speed, p.overhead)
-        return max(0.0, left) / speed
+            return p.overhead + max(0.0, p.estimate) / speed
+        elapsed = now - p.since
+        owed = max(0.0, p.overhead - elapsed)
+        left = p.estimate - progress_made(elapsed, speed, p.overhead)
+        return owed + max(0.0, left) / speed
 
     def _contender(self, p: JobProgress, now: Time, speed: float) -> Contender:
         wait = p.wait if p.end != _INF else p.wait + (now - p.since)
@@ -451,6 +482,10 @@ class GridModel:
             return False
         return any(nodes[j].waiting for j in self.topology.neighbours[i])
 
+    def on_tick(self, now: Time) -> bool:
+        """Whether `now` is a tick instant (a multiple of $\\delta$)."""
+        return round(now / self.delta) * self.delta == now
+
     def tick_after(self, now: Time, at_least: Time | None = None) -> Time:
         """The first tick strictly after `now` (and not before `at_least`, with slack)."""
         k = math.floor(now / self.delta) + 1
@@ -473,6 +508,7 @@ class _Pass:
         self.keys = list(state.keys)
         self.log: list[JobEvent] = []
         self.events: list[Event] = []
+        self.completions: dict[Any, Event] = {}  # by key: a start then preempt cancels it
         self.cancel: list[Any] = []
         self.waiting = state.waiting
         self.due_next: set[int] = set()
@@ -482,11 +518,13 @@ class _Pass:
         self.heap: list[int] = []
         self.in_heap: set[int] = set()
         self.tick_visit: set[int] = set()
+        self.tick = False
 
     def run(self) -> Step[GridState]:
         m, state, now = self.m, self.state, self.now
         local = set(state.touched)
-        if state.tick:
+        self.tick = state.tick or m.on_tick(now)
+        if self.tick:
             if m.exhaustive:
                 self.tick_visit = set(range(len(self.nodes)))
             else:
@@ -494,24 +532,24 @@ class _Pass:
                 for i in state.wakes:
                     if self.nodes[i].wake <= now + 1e-9 * max(1.0, abs(now)):
                         self.tick_visit.add(i)
-        self.heap = sorted(local | self.tick_visit)
+        # 1. the nodes where a job arrived or completed decide first (seed 000 §5.1)
+        for i in sorted(local):
+            self._settle(i)
+        # 2. at a tick, the due nodes decide and then push, pull and balance, in id order
+        self.current = -1
+        self.heap = sorted(self.tick_visit)
         self.in_heap = set(self.heap)
         while self.heap:
             i = heapq.heappop(self.heap)
             self.current = i
-            if self.nodes[i].waiting:
-                self._local(i)
-            elif i in self.wakes:
-                self.wakes.discard(i)
-                self.nodes[i] = attrs.evolve(self.nodes[i], wake=_INF)
-            if i in self.tick_visit:
-                if m.push and self.nodes[i].waiting:
-                    self._push(i)
-                if m.pull:
-                    self._pull(i)
-                if m.balance and self.nodes[i].waiting:
-                    self._balance(i)
-        due = set(self.due_next) if state.tick else set(state.due) | self.due_next
+            self._settle(i)
+            if m.push and self.nodes[i].waiting:
+                self._push(i)
+            if m.pull:
+                self._pull(i)
+            if m.balance and self.nodes[i].waiting:
+                self._balance(i)
+        due = set(self.due_next) if self.tick else set(state.due) | self.due_next
         due = {i for i in due if m._could_act(self.nodes, i)}
         next_tick = self._next_tick(due)
         if next_tick is not None and next_tick != state.next_tick:
@@ -530,7 +568,8 @@ class _Pass:
             arrived=state.arrived,
             finished=state.finished,
         )
-        return Step(new, events=self.events, cancel=self.cancel, log=self.log)
+        events = [*self.events, *self.completions.values()]
+        return Step(new, events=events, cancel=self.cancel, log=self.log)
 
     def _next_tick(self, due: set[int]) -> Time | None:
         m, now = self.m, self.now
@@ -543,6 +582,14 @@ class _Pass:
             candidates.append(m.tick_after(now, self.nodes[i].wake))
         return min(candidates) if candidates else None
 
+    def _settle(self, i: int) -> None:
+        """The local decision of node `i` (or forget its wake time if nothing waits)."""
+        if self.nodes[i].waiting:
+            self._local(i)
+        elif i in self.wakes:
+            self.wakes.discard(i)
+            self.nodes[i] = attrs.evolve(self.nodes[i], wake=_INF)
+
     # -- bookkeeping --------------------------------------------------------------------
 
     def _changed(self, i: int) -> None:
@@ -551,7 +598,7 @@ class _Pass:
         if not m.internode:
             return
         for j in (i, *m.topology.incoming[i]):
-            if j > self.current and self.state.tick:
+            if j > self.current and self.tick:
                 self.tick_visit.add(j)
                 if j not in self.in_heap:
                     self.in_heap.add(j)
@@ -600,18 +647,10 @@ class _Pass:
         running = {p.job.id: p for p in node.running}
         waiting = {p.job.id: p for p in node.waiting}
         for job_id in decision.preempt:
-            p = running.pop(job_id)
-            done = progress_made(now - p.since, speed, p.overhead)
-            waiting[job_id] = attrs.evolve(
-                p,
-                since=now,
-                work=max(0.0, p.work - done),
-                estimate=p.estimate - done,
-                overhead=m.overhead,
-                end=_INF,
-            )
+            waiting[job_id] = m.preempted(running.pop(job_id), now, speed)
             self.log.append(JobEvent(now, job_id, EventKind.PREEMPT, (i,)))
             self.cancel.append((_DONE, job_id))
+            self.completions.pop((_DONE, job_id), None)
         self.waiting += len(decision.preempt) - len(decision.start)
         for job_id in decision.start:
             running[job_id] = self._started(i, waiting.pop(job_id))
@@ -626,9 +665,8 @@ class _Pass:
         end = now + time_to_finish(p.work, speed, p.overhead)
         started = attrs.evolve(p, wait=p.wait + (now - p.since), since=now, end=end)
         self.log.append(JobEvent(now, p.job.id, EventKind.START, (i,)))
-        self.events.append(
-            Event(end, Phase.COMPLETION, (_DONE, p.job.id, i), key=(_DONE, p.job.id))
-        )
+        key = (_DONE, p.job.id)
+        self.completions[key] = Event(end, Phase.COMPLETION, (_DONE, p.job.id, i), key=key)
         return started
 
     def _set_wake(
@@ -644,13 +682,11 @@ class _Pass:
                 below = bisect.bisect_right(priorities, c.priority)
                 if not below:
                     continue
-                elapsed = now - p.since
                 delay = overtake_delay(
                     c.priority - priorities[below - 1],
                     alpha=m.alpha,
                     beta=m.beta,
                     remaining=m._remaining(p, now, speed),
-                    pause=max(0.0, p.overhead - elapsed),
                 )
                 wake = min(wake, now + delay)
         node = self.nodes[i]
@@ -800,6 +836,33 @@ def simulate_grid(
         observer=observer,
         **choices,
     )
+    return run_model(model, algorithm=algorithm, max_events=max_events, progress=progress)
+
+
+def run_model(
+    model: GridModel,
+    *,
+    algorithm: str | None = None,
+    max_events: int | None = None,
+    progress: Callable[[Time, int], None] | None = None,
+) -> RunRecord:
+    """Run a [`GridModel`][schedlib.node_grid.GridModel] to the end and record it.
+
+    Parameters
+    ----------
+    model
+        The model (its parameters go into the record).
+    algorithm
+        Name for the record (default: policy, plus `+topology` with
+        internode scheduling).
+    max_events, progress
+        Passed to [`simulate`][schedlib.engine.simulate].
+
+    Returns
+    -------
+    RunRecord
+        The record; the parameter `events` is the number of engine events.
+    """
     state, events = model.initial()
     trace = simulate(model, state, events, max_events=max_events, progress=progress)
     if algorithm is None:
@@ -812,10 +875,10 @@ def simulate_grid(
         trace.log,
         capacity=sum(n.cores for n in model.nodes),
         parameters={
-            "alpha": alpha,
-            "beta": beta,
-            "delta": delta,
-            "overhead": overhead,
+            "alpha": model.alpha,
+            "beta": model.beta,
+            "delta": model.delta,
+            "overhead": model.overhead,
             "policy": model.policy_name,
             "topology": model.topology.name,
             "push": model.push,

@@ -17,7 +17,9 @@ Preempted jobs keep their progress (checkpoint and resume). An optional
 overhead $c$ is charged at every resume after a preemption: the job holds its
 resources for $c$ seconds before it progresses again
 ([`progress_made`][schedlib.preemption.progress_made],
-[`time_to_finish`][schedlib.preemption.time_to_finish]). The paper sets it to 0
+[`time_to_finish`][schedlib.preemption.time_to_finish]); the overhead it owes
+counts in its estimated remaining time $T_{rem}$ (see
+[`schedlib.priority`][schedlib.priority] for why). The paper sets it to 0
 (§5.2: a context switch costs under 0.02 % of a 5 s interval).
 
 Interpretation choices (documented on the *Priority and preemption* page):

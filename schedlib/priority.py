@@ -6,8 +6,10 @@ ratio next*: every job on a node has the priority
 $$ P_{j} = \\alpha \\, W_{j} - \\beta \\, T_{rem}(j) $$
 
 where $W_j$ is the job's accumulated non-executing time on its current node and
-$T_{rem}(j)$ its estimated remaining time on that node (the canonical estimate
-minus the progress made, divided by the node's speed, never below 0). The
+$T_{rem}(j)$ its estimated remaining time on that node: the resume overhead it
+still owes (after a preemption, see [`schedlib.preemption`][schedlib.preemption])
+plus the canonical estimate minus the progress made, divided by the node's
+speed, never below 0. The
 paper's defaults are $\\alpha = 0$, $\\beta = 1$ (preemptive shortest remaining
 time, the lowest median wait, §6.2) and $\\alpha = 0.5$ against starvation.
 
@@ -22,9 +24,16 @@ time, the lowest median wait, §6.2) and $\\alpha = 0.5$ against starvation.
 
 While a job waits, $W$ grows at rate 1 and $T_{rem}$ is constant, so its
 priority rises at rate $\\alpha$. While it runs, $W$ is frozen and $T_{rem}$
-falls at rate 1 (after any resume overhead, until it reaches 0), so its
-priority rises at rate $\\beta$. Two waiting jobs therefore never swap places,
-and with $\\alpha \\le \\beta$ a waiting job never catches up with a running job
+falls at rate 1 (through the overhead too, until it reaches 0), so its
+priority rises at rate $\\beta$. Counting the owed overhead in $T_{rem}$
+matters: if a resumed job's priority stood still while it paid the overhead,
+a waiting job rising at rate $\\alpha > 0$ could pass it before it progresses,
+and two jobs could preempt each other forever without progress. With
+$\\alpha \\le \\beta$ that cannot happen; with $\\alpha > \\beta$ and an
+overhead it still can (the paper reports that preemptions "increase
+considerably" from $\\alpha = 1$, §6.2).
+
+Two waiting jobs therefore never swap places, and with $\\alpha \\le \\beta$ a waiting job never catches up with a running job
 whose estimate is not yet used up: passes at which nothing happened at a node
 or around it cannot change its decision.
 [`overtake_delay`][schedlib.priority.overtake_delay] gives the exact moment a
@@ -279,14 +288,12 @@ def overtake_delay(
     alpha: float = DEFAULT_ALPHA,
     beta: float = DEFAULT_BETA,
     remaining: Time = math.inf,
-    pause: Time = 0.0,
 ) -> Time:
     """Seconds until a waiting job's priority catches up with a running job's.
 
-    The waiting job's priority rises at rate $\\alpha$. The running job's
-    priority is flat for `pause` seconds (a resume overhead in progress), then
+    The waiting job's priority rises at rate $\\alpha$; the running job's
     rises at rate $\\beta$ for `remaining` seconds (until its estimated
-    remaining time reaches 0), then is flat again.
+    remaining time reaches 0), then stays flat.
 
     Parameters
     ----------
@@ -296,19 +303,18 @@ def overtake_delay(
         The weights.
     remaining
         The running job's $T_{rem}$ now (wall seconds on its node).
-    pause
-        Overhead seconds the running job still has to pay before progressing.
 
     Returns
     -------
     float
-        The smallest $d \\ge 0$ with $P_{wait}(t + d) \\ge P_{run}(t + d)$;
-        `0` if the gap is already $\\le 0$; `inf` if it never closes.
+        The smallest $d \\ge 0$ with $P_{wait}(t + d) \\ge P_{run}(t + d)$
+        while the gap is closing (`0` for a closing gap that is already 0);
+        `0` if the waiting job is already above; `inf` if the gap never closes.
 
     Notes
     -----
-    The gap closes at rate $\\alpha$ during the pause, $\\alpha - \\beta$ while
-    the running job progresses, and $\\alpha$ afterwards. Complexity: $O(1)$.
+    The gap closes at rate $\\alpha - \\beta$ while the running job
+    progresses and at rate $\\alpha$ afterwards. Complexity: $O(1)$.
 
     References
     ----------
@@ -324,15 +330,13 @@ def overtake_delay(
     7400.0
     >>> overtake_delay(100, alpha=0.0, beta=1.0, remaining=3600)
     inf
-    >>> overtake_delay(100, alpha=0.5, beta=1.0, remaining=0)  # estimate used up
-    200.0
     >>> overtake_delay(100, alpha=2.0, beta=1.0, remaining=3600)
     100.0
     """
-    if gap <= 0:
+    if gap < 0:
         return 0.0
     elapsed = 0.0
-    for rate, length in ((alpha, pause), (alpha - beta, remaining), (alpha, math.inf)):
+    for rate, length in ((alpha - beta, remaining), (alpha, math.inf)):
         if length <= 0:
             continue
         if rate > 0 and gap <= rate * length:

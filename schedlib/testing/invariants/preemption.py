@@ -1,3 +1,537 @@
-"""Placeholder: filled in by its issue."""
+"""Checkers for multi-resource nodes with preemption and migration (seed 000).
 
-__all__: list[str] = []
+Two levels:
+
+- **decision level** — a [`NodeSnapshot`][schedlib.preemption.NodeSnapshot]
+  and the [`Decision`][schedlib.preemption.Decision] taken on it:
+  [`check_decision_valid`][schedlib.testing.invariants.check_decision_valid],
+  [`check_fill_maximal`][schedlib.testing.invariants.check_fill_maximal],
+  [`check_preemptions_justified`][schedlib.testing.invariants.check_preemptions_justified],
+  [`check_waiting_blocked`][schedlib.testing.invariants.check_waiting_blocked], and
+  [`check_decision`][schedlib.testing.invariants.check_decision] running all four
+  (usable as the `observer` of
+  [`simulate_grid`][schedlib.node_grid.simulate_grid]);
+- **run level** — a [`RunRecord`][schedlib.model.RunRecord] whose places are
+  `(node,)` and whose workload holds
+  [`GridJob`][schedlib.multiresource.GridJob]s, plus the nodes:
+  [`check_node_capacity`][schedlib.testing.invariants.check_node_capacity],
+  [`check_migrations_start`][schedlib.testing.invariants.check_migrations_start],
+  [`check_progress_conserved`][schedlib.testing.invariants.check_progress_conserved],
+  [`check_no_starvation`][schedlib.testing.invariants.check_no_starvation].
+
+Run-level checkers read only the record (and the nodes): they apply to any
+scheduler that logs `START`/`PREEMPT`/`COMPLETE` on `(node,)` places and
+`ASSIGN`/`MIGRATE` when a job joins a node. Use them together with the common
+ones (`check_every_job_accounted`, `check_lifecycle`).
+
+Examples
+--------
+>>> from schedlib.preemption import Contender, Decision, NodeSnapshot
+>>> snap = NodeSnapshot((2,), waiting=(Contender(1, (1,), 0.0, 0), Contender(2, (1,), -1.0, 0)))
+>>> check_decision(snap, Decision(start=(1, 2)))
+>>> check_fill_maximal(snap, Decision(start=(1,)))
+Traceback (most recent call last):
+...
+AssertionError: job 2 waits although it fits the free vector (1,) after the decision
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from schedlib.errors import InvalidValueError
+from schedlib.model import EventKind, JobEvent, JobId, RunRecord, Time
+from schedlib.multiresource import GridNode, Vector, add, fits, total
+from schedlib.preemption import (
+    Decision,
+    NodeSnapshot,
+    apply_decision,
+    free_vector,
+    progress_made,
+)
+from schedlib.priority import overtake_window, starvation_bound
+from schedlib.testing.invariants.common import Segment, execution_segments
+
+__all__ = [
+    "check_decision",
+    "check_decision_valid",
+    "check_fill_maximal",
+    "check_migrations_start",
+    "check_no_starvation",
+    "check_node_capacity",
+    "check_preemptions_justified",
+    "check_progress_conserved",
+    "check_waiting_blocked",
+    "is_balancing_move",
+]
+
+_TOLERANCE = 1e-9
+
+
+# -- decision level ----------------------------------------------------------------------
+
+
+def _after(snapshot: NodeSnapshot, decision: Decision) -> NodeSnapshot:
+    try:
+        return apply_decision(snapshot, decision)
+    except InvalidValueError as error:
+        raise AssertionError(f"invalid decision {decision}: {error}") from None
+
+
+def check_decision_valid(snapshot: NodeSnapshot, decision: Decision) -> None:
+    """The decision preempts running jobs, starts waiting ones, and fits the node.
+
+    Raises
+    ------
+    AssertionError
+        If a job is named twice, preempted while not running, started while
+        not waiting, or the jobs running afterwards exceed the capacity in
+        some kind.
+
+    Examples
+    --------
+    >>> from schedlib.preemption import Contender, Decision, NodeSnapshot
+    >>> snap = NodeSnapshot((1,), waiting=(Contender(1, (1,), 0.0, 0), Contender(2, (1,), 0.0, 0)))
+    >>> check_decision_valid(snap, Decision(start=(1, 2)))
+    Traceback (most recent call last):
+    ...
+    AssertionError: invalid decision Decision(preempt=(), start=(1, 2)): NodeSnapshot.running ...
+    """
+    _after(snapshot, decision)
+
+
+def check_fill_maximal(snapshot: NodeSnapshot, decision: Decision) -> None:
+    """After the decision no waiting job fits the free vector.
+
+    Raises
+    ------
+    AssertionError
+        Naming the first waiting job (in queue order) that would fit.
+    """
+    after = _after(snapshot, decision)
+    free = free_vector(after)
+    for c in sorted(after.waiting, key=lambda c: (-c.priority, c.arrival, c.job)):
+        if fits(c.requirement, free):
+            raise AssertionError(
+                f"job {c.job} waits although it fits the free vector {free} after the decision"
+            )
+
+
+def check_preemptions_justified(snapshot: NodeSnapshot, decision: Decision) -> None:
+    """A job is preempted only for a strictly higher-priority job that needed its resources.
+
+    For every preempted job $V$: some job started by the decision has a
+    priority strictly above $P(V)$, and $V$ could not have been kept running
+    (it does not fit the free vector left after the decision).
+
+    Raises
+    ------
+    AssertionError
+        Naming the victim and why its preemption was not justified.
+    """
+    after = _after(snapshot, decision)
+    free = free_vector(after)
+    priority = {c.job: c.priority for c in snapshot.running + snapshot.waiting}
+    best_started = max((priority[j] for j in decision.start), default=-math.inf)
+    for job in decision.preempt:
+        victim = next(c for c in snapshot.running if c.job == job)
+        if not best_started > victim.priority:
+            raise AssertionError(
+                f"job {job} (priority {victim.priority}) is preempted but no job of strictly "
+                f"higher priority starts (best started: {best_started})"
+            )
+        if fits(victim.requirement, free):
+            raise AssertionError(
+                f"job {job} is preempted although its resources {victim.requirement} were not "
+                f"needed (they are still free after the decision: {free})"
+            )
+
+
+def check_waiting_blocked(
+    snapshot: NodeSnapshot, decision: Decision, *, best_only: bool = False
+) -> None:
+    """No waiting job could start even by preempting every lower-priority running job.
+
+    After the decision, for each waiting job $J$ (only the best ones with
+    `best_only=True`, SPEC A2's statement):
+
+    $$ R_J \\not\\le R_f + \\sum_{J' \\text{ running},\\ P(J') < P(J)} R_{J'} $$
+
+    The starvation bound needs it for every waiting job (the default).
+
+    Raises
+    ------
+    AssertionError
+        Naming the waiting job and the vector it would fit in.
+    """
+    after = _after(snapshot, decision)
+    free = free_vector(after)
+    waiting = after.waiting
+    if best_only and waiting:
+        top = max(c.priority for c in waiting)
+        waiting = tuple(c for c in waiting if c.priority == top)
+    for c in waiting:
+        lower = [r.requirement for r in after.running if r.priority < c.priority]
+        available = add(free, total(lower, len(free)))
+        if fits(c.requirement, available):
+            raise AssertionError(
+                f"job {c.job} (priority {c.priority}) waits although preempting the running "
+                f"jobs of lower priority would free {available}, enough for {c.requirement}"
+            )
+
+
+def check_decision(snapshot: NodeSnapshot, decision: Decision) -> None:
+    """All decision-level properties of the preemptive policy.
+
+    Runs [`check_decision_valid`][schedlib.testing.invariants.check_decision_valid],
+    [`check_fill_maximal`][schedlib.testing.invariants.check_fill_maximal],
+    [`check_preemptions_justified`][schedlib.testing.invariants.check_preemptions_justified]
+    and [`check_waiting_blocked`][schedlib.testing.invariants.check_waiting_blocked].
+    """
+    check_decision_valid(snapshot, decision)
+    check_fill_maximal(snapshot, decision)
+    check_preemptions_justified(snapshot, decision)
+    check_waiting_blocked(snapshot, decision)
+
+
+# -- run level ---------------------------------------------------------------------------
+
+
+def _requirements(record: RunRecord) -> dict[JobId, Vector]:
+    return {job.id: tuple(job.requirement) for job in record.workload}
+
+
+def _node_of(place: tuple[int, ...], event: str) -> int:
+    assert len(place) == 1, f"{event}: place {list(place)} should name one node"
+    return place[0]
+
+
+def check_node_capacity(
+    record: RunRecord, nodes: Sequence[GridNode], *, tolerance: float = _TOLERANCE
+) -> None:
+    """No resource of any node is oversubscribed at any instant.
+
+    Sweeps the execution segments of every node (half-open: a segment ending
+    at $t$ frees its resources for one starting at $t$) and checks, in every
+    kind, that the running jobs' requirements add up to at most the node's
+    capacity.
+
+    Parameters
+    ----------
+    record
+        The run (places `(node,)`, workload of grid jobs).
+    nodes
+        The grid's nodes, `nodes[i].id == i`.
+    tolerance
+        Relative slack for non-integer amounts.
+
+    Raises
+    ------
+    AssertionError
+        Naming the node, the time, the kind and the jobs running.
+    """
+    need = _requirements(record)
+    by_node: dict[int, list[Segment]] = {}
+    for seg in execution_segments(record):
+        node = _node_of(seg.place, f"job {seg.job}")
+        assert 0 <= node < len(nodes), f"job {seg.job} runs on node {node}, not in the grid"
+        by_node.setdefault(node, []).append(seg)
+    for node, segments in by_node.items():
+        capacity = nodes[node].capacity
+        points: list[tuple[Time, int, JobId]] = []
+        for seg in segments:
+            if seg.end > seg.start:
+                points.append((seg.start, 1, seg.job))
+                points.append((seg.end, 0, seg.job))
+        points.sort()
+        running: set[JobId] = set()
+        for time, starts, job in points:
+            if not starts:
+                running.discard(job)
+                continue
+            running.add(job)
+            used = total((need[j] for j in running), len(capacity))
+            for k, (u, c) in enumerate(zip(used, capacity, strict=True)):
+                assert u <= c + tolerance * max(1.0, abs(c)), (
+                    f"node {node} oversubscribed at t={time}: kind {k} uses {u} > capacity {c} "
+                    f"(jobs {sorted(running)})"
+                )
+
+
+def is_balancing_move(event: JobEvent) -> bool:
+    """Whether a `MIGRATE` is a queue-balancing move (the job joins a queue, not a core).
+
+    Examples
+    --------
+    >>> from schedlib.model import EventKind as K, JobEvent
+    >>> is_balancing_move(JobEvent(0, 1, K.MIGRATE, (2,), detail="balance from 0"))
+    True
+    """
+    from schedlib.node_grid import BALANCE_DETAIL
+
+    return event.kind is EventKind.MIGRATE and event.detail.startswith(BALANCE_DETAIL)
+
+
+def check_migrations_start(
+    record: RunRecord,
+    nodes: Sequence[GridNode],
+    *,
+    queued: Callable[[JobEvent], bool] = is_balancing_move,
+    tolerance: float = _TOLERANCE,
+) -> None:
+    """A migrated job fits its receiver and starts there at once.
+
+    Every `MIGRATE` of a job that is not running must be followed, as the
+    job's next event and at the same instant, by its `START` on the receiver,
+    and the job must fit the receiver's free vector at that moment. Moves for
+    which `queued(event)` holds (queue balancing) only need the job not to
+    be running and the receiver's capacity to cover it.
+
+    Raises
+    ------
+    AssertionError
+        Naming the job, the time and the receiver.
+    """
+    need = _requirements(record)
+    events = record.events
+    following: list[JobEvent | None] = [None] * len(events)
+    later: dict[JobId, JobEvent] = {}
+    for n in range(len(events) - 1, -1, -1):
+        following[n] = later.get(events[n].job)
+        later[events[n].job] = events[n]
+    used: dict[int, Vector] = {}
+    running: dict[JobId, int] = {}
+    ends = (EventKind.PREEMPT, EventKind.COMPLETE, EventKind.KILL, EventKind.FAIL)
+    for n, e in enumerate(events):
+        if e.kind is EventKind.START:
+            node = _node_of(e.place, f"start of job {e.job}")
+            used[node] = add(used.get(node, (0,) * len(need[e.job])), need[e.job])
+            running[e.job] = node
+        elif e.kind in ends and e.job in running:
+            node = running.pop(e.job)
+            used[node] = tuple(u - r for u, r in zip(used[node], need[e.job], strict=True))
+        if e.kind is not EventKind.MIGRATE:
+            continue
+        target = _node_of(e.place, f"migration of job {e.job}")
+        assert e.job not in running, (
+            f"job {e.job} migrates to node {target} at t={e.time} while running"
+        )
+        capacity = nodes[target].capacity
+        assert fits(need[e.job], capacity), (
+            f"job {e.job} migrates at t={e.time} to node {target}, whose capacity {capacity} "
+            f"cannot hold {need[e.job]}"
+        )
+        if queued(e):
+            continue
+        nxt = following[n]
+        assert (
+            nxt is not None
+            and nxt.kind is EventKind.START
+            and nxt.time == e.time
+            and nxt.place == e.place
+        ), (
+            f"job {e.job} migrates to node {target} at t={e.time} but does not start there at "
+            f"once (next: {nxt})"
+        )
+        held = used.get(target, (0,) * len(capacity))
+        free = tuple(c - u for c, u in zip(capacity, held, strict=True))
+        assert all(
+            r <= f + tolerance * max(1.0, abs(c))
+            for r, f, c in zip(need[e.job], free, capacity, strict=True)
+        ), f"job {e.job} migrates to node {target} at t={e.time} but does not fit its free {free}"
+
+
+def _job_segments(record: RunRecord) -> dict[JobId, list[Segment]]:
+    out: dict[JobId, list[Segment]] = {}
+    for seg in sorted(execution_segments(record), key=lambda s: (s.start, s.end)):
+        out.setdefault(seg.job, []).append(seg)
+    return out
+
+
+def _progress(
+    segments: Sequence[Segment], nodes: Sequence[GridNode], overhead: Time, before: Time
+) -> Time:
+    """Canonical work done by `segments` up to `before` (the first segment pays no overhead)."""
+    done = 0.0
+    for n, seg in enumerate(segments):
+        if seg.start >= before:
+            break
+        end = min(seg.end, before)
+        done += progress_made(end - seg.start, nodes[seg.place[0]].speed, overhead if n else 0.0)
+    return done
+
+
+def check_progress_conserved(
+    record: RunRecord,
+    nodes: Sequence[GridNode],
+    *,
+    overhead: Time = 0.0,
+    tolerance: float = 1e-6,
+) -> None:
+    """Run segments add up to the work: progress survives preemption and migration.
+
+    For every completed job, with segments $\\ell_1, \\dots, \\ell_m$ on nodes
+    of speeds $s_1, \\dots, s_m$ (every segment after the first resumes a
+    preempted job and first pays the overhead $c$):
+
+    $$ \\sum_i \\max(0, \\ell_i - c\\,[i > 1]) \\, s_i = \\text{runtime} $$
+
+    Parameters
+    ----------
+    record
+        The run.
+    nodes
+        The grid's nodes.
+    overhead
+        $c$, the run's preemption overhead.
+    tolerance
+        Relative slack (times are floats).
+
+    Raises
+    ------
+    AssertionError
+        Naming the job, the work done and its runtime.
+    """
+    segments = _job_segments(record)
+    outcomes = record.outcome_map()
+    for job in record.workload:
+        outcome = outcomes[job.id]
+        if outcome.state is None or outcome.state.value != "completed":
+            continue
+        done = _progress(segments.get(job.id, []), nodes, overhead, math.inf)
+        assert abs(done - job.runtime) <= tolerance * max(1.0, job.runtime), (
+            f"job {job.id} completed after {done} canonical seconds of work in "
+            f"{len(segments.get(job.id, []))} segment(s), but its runtime is {job.runtime}"
+        )
+
+
+def _stays(record: RunRecord) -> dict[int, list[tuple[JobId, Time, Time, bool]]]:
+    """Per node: (job, arrival, departure, by balancing) of every stay of a job there."""
+    stays: dict[int, list[tuple[JobId, Time, Time, bool]]] = {}
+    current: dict[JobId, tuple[int, Time, bool]] = {}
+    for e in record.events:
+        if e.kind in (EventKind.ASSIGN, EventKind.MIGRATE):
+            if e.job in current:
+                node, since, balanced = current.pop(e.job)
+                stays.setdefault(node, []).append((e.job, since, e.time, balanced))
+            current[e.job] = (e.place[0], e.time, is_balancing_move(e))
+        elif e.kind is EventKind.COMPLETE and e.job in current:
+            node, since, balanced = current.pop(e.job)
+            stays.setdefault(node, []).append((e.job, since, e.time, balanced))
+    for job, (node, since, balanced) in current.items():
+        stays.setdefault(node, []).append((job, since, math.inf, balanced))
+    return stays
+
+
+def _spells(
+    record: RunRecord,
+) -> list[tuple[JobId, int, Time, Time, Time, bool]]:
+    """Waiting spells: (job, node, stay arrival, spell start, spell end, began by balancing)."""
+    spells = []
+    place: dict[JobId, tuple[int, Time, bool]] = {}
+    waiting_since: dict[JobId, Time] = {}
+    for e in record.events:
+        if e.kind in (EventKind.ASSIGN, EventKind.MIGRATE):
+            if e.job in waiting_since:
+                node, arrival, balanced = place[e.job]
+                begin = waiting_since.pop(e.job)
+                spells.append((e.job, node, arrival, begin, e.time, balanced and begin == arrival))
+            place[e.job] = (e.place[0], e.time, is_balancing_move(e))
+            waiting_since[e.job] = e.time
+        elif e.kind is EventKind.START and e.job in waiting_since:
+            node, arrival, balanced = place[e.job]
+            begin = waiting_since.pop(e.job)
+            spells.append((e.job, node, arrival, begin, e.time, balanced and begin == arrival))
+        elif e.kind is EventKind.PREEMPT:
+            waiting_since[e.job] = e.time
+    return spells
+
+
+def check_no_starvation(
+    record: RunRecord,
+    nodes: Sequence[GridNode],
+    *,
+    alpha: float,
+    beta: float,
+    delta: Time = 0.0,
+    overhead: Time = 0.0,
+    tolerance: float = 1e-6,
+) -> None:
+    """Every waiting spell is at most the starvation bound of `schedlib.priority`.
+
+    For a spell of job $J$ on a node of speed $s$, from $b$ (arrival or
+    preemption) to its end (start or migration): $W_J(b)$ is $J$'s
+    non-executing time on the node before $b$, $T_J$ its estimated remaining
+    time there, $h_J = b - W_J(b) + \\beta T_J / \\alpha$ the horizon, and
+    $S_J$ the other jobs present on the node during the spell that arrived
+    there no later than $h_J$. Checks
+
+    $$ t_{end} - b \\le \\sum_{K \\in S_J} \\Big(\\frac{r_K}{s} + c\\, n_K\\Big)
+       + \\delta\\,[\\text{balancing arrival}] $$
+
+    with $r_K$ the remaining canonical work of $K$ when the overlap begins
+    and $n_K$ its segments on the node during the spell.
+
+    Parameters
+    ----------
+    record
+        The run (workload of grid jobs with `estimate` and `runtime`).
+    nodes
+        The grid's nodes.
+    alpha, beta
+        The priority weights the run used; `alpha > 0` (with `alpha = 0`
+        there is no bound).
+    delta
+        The run's tick interval (only for queue-balancing arrivals).
+    overhead
+        The run's preemption overhead.
+    tolerance
+        Relative slack.
+
+    Raises
+    ------
+    InvalidValueError
+        If `alpha <= 0`.
+    AssertionError
+        Naming the job, node, spell, its length and the bound.
+    """
+    if not alpha > 0:
+        raise InvalidValueError("alpha", alpha, "must be > 0: with alpha = 0 no wait is bounded")
+    jobs: Mapping[JobId, Any] = {job.id: job for job in record.workload}
+    segments = _job_segments(record)
+    stays = _stays(record)
+    for job_id, node, arrival, begin, end, balanced in _spells(record):
+        speed = nodes[node].speed
+        own = segments.get(job_id, [])
+        ran_here = sum(
+            min(s.end, begin) - max(s.start, arrival)
+            for s in own
+            if s.place == (node,) and s.start < begin and s.end > arrival
+        )
+        wait_before = (begin - arrival) - ran_here
+        job = jobs[job_id]
+        before = [s for s in own if s.start < begin]
+        owed = overhead if before else 0.0
+        remaining = owed + max(0.0, job.estimate - _progress(own, nodes, overhead, begin)) / speed
+        horizon = begin + overtake_window(wait_before, remaining, alpha=alpha, beta=beta)
+        work: list[Time] = []
+        pieces = 0
+        for other, came, left, _ in stays.get(node, []):
+            if other == job_id or came > horizon or left <= begin or came >= end:
+                continue
+            theirs = segments.get(other, [])
+            work.append(jobs[other].runtime - _progress(theirs, nodes, overhead, max(begin, came)))
+            pieces += sum(
+                1
+                for s in theirs
+                if s.place == (node,) and s.start < end and s.end > begin and s.end > came
+            )
+        bound = starvation_bound(
+            work, speed=speed, overhead=overhead, segments=pieces, delta=delta if balanced else 0.0
+        )
+        assert end - begin <= bound + tolerance * max(1.0, bound), (
+            f"job {job_id} waited {end - begin} s on node {node} from t={begin} (horizon "
+            f"{horizon}), more than the bound {bound} from {len(work)} competing job(s)"
+        )

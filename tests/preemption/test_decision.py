@@ -1,0 +1,237 @@
+"""Decision-level properties of the local schedulers (SPEC A2, A6), and broken variants.
+
+Every checker is run on the real policy (it must pass) and on a deliberately
+broken policy defined here (hypothesis must find a counterexample).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import combinations
+
+import pytest
+from hypothesis import HealthCheck, Phase, find, given, settings
+
+from schedlib.errors import InvalidValueError
+from schedlib.multiresource import fits, total
+from schedlib.preemption import (
+    Contender,
+    Decision,
+    NodeSnapshot,
+    apply_decision,
+    free_vector,
+    rank_key,
+    schedule_fcfs_backfill,
+    schedule_preemptive,
+)
+from schedlib.testing.invariants import (
+    check_decision,
+    check_decision_valid,
+    check_fill_maximal,
+    check_preemptions_justified,
+    check_waiting_blocked,
+)
+from schedlib.testing.strategies import node_snapshots
+
+Checker = Callable[[NodeSnapshot, Decision], None]
+Policy = Callable[[NodeSnapshot], Decision]
+SEARCH = settings(
+    max_examples=2000,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+    deadline=None,
+    phases=[Phase.generate],  # finding one counterexample is enough
+)
+
+
+def violates(checker: Checker, policy: Policy) -> bool:
+    """Whether hypothesis finds a snapshot on which `policy` fails `checker`."""
+
+    def fails(snap: NodeSnapshot) -> bool:
+        try:
+            checker(snap, policy(snap))
+        except AssertionError:
+            return True
+        return False
+
+    try:
+        find(node_snapshots(), fails, settings=SEARCH)
+    except Exception as error:  # hypothesis.errors.NoSuchExample
+        if type(error).__name__ == "NoSuchExample":
+            return False
+        raise
+    return True
+
+
+# -- the real policies pass ----------------------------------------------------------------
+
+
+@settings(max_examples=600)
+@given(node_snapshots())
+def test_preemptive_decisions_have_every_property(snap: NodeSnapshot) -> None:
+    check_decision(snap, schedule_preemptive(snap))
+
+
+@settings(max_examples=400)
+@given(node_snapshots(kinds=3, max_running=7, max_waiting=8))
+def test_preemptive_decisions_with_three_kinds(snap: NodeSnapshot) -> None:
+    check_decision(snap, schedule_preemptive(snap))
+
+
+@given(node_snapshots())
+def test_fcfs_backfill_fills_and_never_preempts(snap: NodeSnapshot) -> None:
+    decision = schedule_fcfs_backfill(snap)
+    assert decision.preempt == ()
+    check_decision_valid(snap, decision)
+    check_fill_maximal(snap, decision)
+
+
+@given(node_snapshots())
+def test_decisions_are_idempotent(snap: NodeSnapshot) -> None:
+    after = apply_decision(snap, schedule_preemptive(snap))
+    assert schedule_preemptive(after) == Decision()
+
+
+@given(node_snapshots(max_running=4, max_waiting=3))
+def test_victims_are_inclusion_minimal_by_brute_force(snap: NodeSnapshot) -> None:
+    """No proper subset of the victims would have let the started jobs start too."""
+    decision = schedule_preemptive(snap)
+    after = apply_decision(snap, decision)
+    started = [c for c in after.running if c.job in decision.start]
+    kept = [c for c in snap.running if c.job not in decision.preempt]
+    victims = [c for c in snap.running if c.job in decision.preempt]
+    for size in range(len(victims)):
+        for spared in combinations(victims, len(victims) - size):
+            if len(spared) == 0:
+                continue
+            held = total((c.requirement for c in kept + list(spared) + started), len(snap.capacity))
+            assert not fits(held, snap.capacity), (
+                f"sparing {[c.job for c in spared]} would still have fitted"
+            )
+
+
+def test_paper_figure_1() -> None:
+    snap = NodeSnapshot(
+        (4, 4096),
+        running=(Contender(1, (1, 1024), -3000, 0), Contender(2, (2, 1024), -5000, 10)),
+        waiting=(Contender(3, (2, 1024), -600, 20), Contender(4, (1, 512), -4000, 30)),
+    )
+    assert schedule_preemptive(snap) == Decision(preempt=(2,), start=(4, 3))
+
+
+def test_a_victim_that_fits_again_is_kept_running() -> None:
+    # Job 0 is preempted for job 2 first (smaller of the two lowest); then job 1 is
+    # preempted for job 3, which leaves a core free: job 0 fits again and keeps running.
+    snap = NodeSnapshot(
+        (3, 1),
+        running=(Contender(0, (1, 0), -1.0, 0), Contender(1, (2, 0), -1.0, 0)),
+        waiting=(Contender(2, (1, 0), 0.0, 0), Contender(3, (1, 0), 0.0, 0)),
+    )
+    decision = schedule_preemptive(snap)
+    assert decision == Decision(preempt=(1,), start=(2, 3))
+    check_decision(snap, decision)
+
+
+def test_equal_priorities_never_preempt() -> None:
+    snap = NodeSnapshot(
+        (1,), running=(Contender(1, (1,), -5.0, 0),), waiting=(Contender(2, (1,), -5.0, 1),)
+    )
+    assert schedule_preemptive(snap) == Decision()
+
+
+def test_snapshot_validation_names_the_field() -> None:
+    with pytest.raises(InvalidValueError, match="has 1 kinds, the capacity has 2"):
+        NodeSnapshot((2, 2), waiting=(Contender(1, (1,), 0.0, 0),))
+    with pytest.raises(InvalidValueError, match="job id appears twice"):
+        NodeSnapshot(
+            (2,), running=(Contender(1, (1,), 0.0, 0),), waiting=(Contender(1, (1,), 0.0, 0),)
+        )
+    with pytest.raises(InvalidValueError, match="is not running"):
+        apply_decision(NodeSnapshot((2,)), Decision(preempt=(3,)))
+
+
+# -- broken variants: each checker catches one ---------------------------------------------
+
+
+def no_backfill(snap: NodeSnapshot) -> Decision:
+    """Starts the head while it fits, then stops (no backfilling, no preemption)."""
+    free = list(free_vector(snap))
+    started = []
+    for c in sorted(snap.waiting, key=rank_key):
+        if not fits(c.requirement, free):
+            break
+        free = [f - r for f, r in zip(free, c.requirement, strict=True)]
+        started.append(c.job)
+    return Decision(start=tuple(started))
+
+
+def fill_only(snap: NodeSnapshot) -> Decision:
+    """Backfills but never preempts."""
+    return schedule_fcfs_backfill(
+        NodeSnapshot(
+            snap.capacity,
+            snap.running,
+            tuple(Contender(c.job, c.requirement, c.priority, -c.priority) for c in snap.waiting),
+        )
+    )
+
+
+def preempt_all_lower(snap: NodeSnapshot) -> Decision:
+    """Preempts every job below the best started one ("just enough" ignored)."""
+    decision = schedule_preemptive(snap)
+    if not decision.preempt:
+        return decision
+    priority = {c.job: c.priority for c in snap.running + snap.waiting}
+    top = max(priority[j] for j in decision.start)
+    extra = tuple(c.job for c in snap.running if c.priority < top and c.job not in decision.preempt)
+    return Decision(preempt=decision.preempt + extra, start=decision.start)
+
+
+def preempt_equal(snap: NodeSnapshot) -> Decision:
+    """Preempts running jobs of equal priority too (<= instead of <)."""
+    shifted = NodeSnapshot(
+        snap.capacity,
+        snap.running,
+        tuple(Contender(c.job, c.requirement, c.priority + 0.5, c.arrival) for c in snap.waiting),
+    )
+    return schedule_preemptive(shifted)
+
+
+def ignore_memory(snap: NodeSnapshot) -> Decision:
+    """Checks only the cores when filling (oversubscribes the other kinds)."""
+    free = free_vector(snap)[0]
+    started = []
+    for c in sorted(snap.waiting, key=rank_key):
+        if c.requirement[0] <= free:
+            free -= c.requirement[0]
+            started.append(c.job)
+    return Decision(start=tuple(started))
+
+
+@pytest.mark.parametrize(
+    ("checker", "broken"),
+    [
+        (check_decision_valid, ignore_memory),
+        (check_fill_maximal, no_backfill),
+        (check_preemptions_justified, preempt_all_lower),
+        (check_preemptions_justified, preempt_equal),
+        (check_waiting_blocked, fill_only),
+    ],
+    ids=lambda x: getattr(x, "__name__", str(x)),
+)
+def test_each_checker_catches_its_broken_variant(checker: Checker, broken: Policy) -> None:
+    assert violates(checker, broken)
+
+
+def test_best_only_is_weaker_than_every_waiting() -> None:
+    # Job 3 is not the best waiting job, yet preempting job 1 would let it start.
+    snap = NodeSnapshot(
+        (2,),
+        running=(Contender(1, (1,), -9.0, 0), Contender(2, (1,), -1.0, 0)),
+        waiting=(Contender(4, (2,), -2.0, 0), Contender(3, (1,), -5.0, 0)),
+    )
+    lazy = Decision()
+    with pytest.raises(AssertionError):
+        check_waiting_blocked(snap, lazy)
+    # job 4 (best) needs both cores, but job 2 ranks above it: the best job is blocked
+    check_waiting_blocked(snap, lazy, best_only=True)
