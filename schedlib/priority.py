@@ -33,9 +33,10 @@ $\\alpha \\le \\beta$ that cannot happen; with $\\alpha > \\beta$ and an
 overhead it still can (the paper reports that preemptions "increase
 considerably" from $\\alpha = 1$, §6.2).
 
-Two waiting jobs therefore never swap places, and with $\\alpha \\le \\beta$ a waiting job never catches up with a running job
-whose estimate is not yet used up: passes at which nothing happened at a node
-or around it cannot change its decision.
+Two waiting jobs therefore never swap places, and with $\\alpha \\le \\beta$
+a waiting job never catches up with a running job whose estimate is not yet
+used up: passes at which nothing happened at a node or around it cannot change
+its decision.
 [`overtake_delay`][schedlib.priority.overtake_delay] gives the exact moment a
 waiting job passes a running one; the engine uses it to visit a node only when
 something can change.
