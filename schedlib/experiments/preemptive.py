@@ -1,0 +1,614 @@
+"""Reproduction of seed 000 §6: preemptive and internode scheduling against FCFS with backfilling.
+
+A grid of 1000 multi-core nodes receives 5000 jobs with Poisson arrivals;
+four schedulers are compared at several mean inter-arrival times (IAT),
+scheduling intervals $\\delta$ and wait weights $\\alpha$ (§6.1-6.2):
+
+| scheduler | local decision | internode |
+|---|---|---|
+| `fcfs` | FCFS with backfilling (non-preemptive, [9]) | none |
+| `local` | preemptive priority, Algorithm 1 | none |
+| `2nn` | preemptive priority | PUSH/PULL over 2-NN |
+| `can` | preemptive priority | PUSH/PULL over CAN' |
+
+(`2nn+balance` and `can+balance` add the queue balancing of §8.)
+
+```text
+schedlib reproduce preemptive [--nodes 1000 --jobs 5000] [--iat 1.5,2.0,2.5,3.0,4.0]
+                              [--delta 5] [--alpha 0,0.5] [--schedulers fcfs,local,2nn,can]
+                              [--seed 0] [--workers W] [--accuracy 1.0] [--overhead 0]
+                              [--format table|json|csv] [--plot out.png]
+```
+
+**The setup** (§6.1 gives the shape, not the numbers; ours are stated here
+and on the *Reproduction: preemptive* page). Resource kinds: cores, memory
+(MB), disk (GB). Nodes: 1/2/4/8 cores with weights 40/30/20/10 %, memory
+1-16 GB and disk 20-500 GB with weights 30/30/20/12/8 % (mostly small), speed
+0.5/0.75/1/1.25/1.5 with weights 10/20/40/20/10 % (mean 1, the canonical
+node). Jobs are "skewed the same way": 1/2/4/8 cores with weights
+40/30/20/10 %, memory 0.5-8 GB and disk 10-250 GB with weights
+30/30/20/12/8 %. Estimated runtime $U(0.5T, 1.5T)$ on the canonical node,
+$T = 3600$ s; the actual runtime equals the estimate by default (the paper
+gives one runtime only; `--accuracy a` draws it in $[a \\cdot est, est]$).
+Arrivals: exponential gaps of mean IAT; every IAT sees the same jobs (the
+same requirements and runtimes, gaps scaled), a common-random-numbers design.
+
+**Metrics.** `wait` is a job's non-executing time from submission to
+completion (turnaround minus time executing; it includes the waits after
+preemptions). `node_wait` is the paper's definition (§3, §6.1): the
+non-executing time after the job reached the node it finished on (time
+before a migration is not counted). `tail10_*` is the median over the 10 %
+longest-waiting jobs (the paper's Figure 4a); `load` the offered load
+$\\lambda \\cdot E[\\text{cores} \\cdot \\text{work}] / \\sum \\text{cores} \\cdot \\text{speed}$.
+
+References
+----------
+Seed 000 §6.1 (setup), §6.2 (Figures 3-6, preemption counts).
+
+Examples
+--------
+>>> nodes = make_nodes(4, seed=1)
+>>> [n.cores for n in nodes]
+[8, 8, 1, 8]
+>>> rows = reproduce(nodes=8, jobs=20, iats=(2.0,), alphas=(0.0,), schedulers=("fcfs", "local"),
+...                  workers=1)
+>>> [(r["scheduler"], r["completed"]) for r in rows]
+[('FCFS+backfill', 20), ('local preemptive', 20)]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import attrs
+
+from schedlib.errors import InvalidValueError
+from schedlib.metrics import percentile
+from schedlib.model import EventKind, RunRecord
+from schedlib.multiresource import GridJob, GridNode
+from schedlib.node_grid import simulate_grid
+from schedlib.parallel import parallel_map
+from schedlib.tables import render
+from schedlib.testing.invariants.common import execution_segments
+from schedlib.topology import Topology, ring, similar_capability
+from schedlib.validation import require
+
+__all__ = [
+    "JOB_CORES",
+    "LABELS",
+    "NAME",
+    "NODE_CORES",
+    "SCHEDULERS",
+    "SUMMARY",
+    "Run",
+    "add_arguments",
+    "main",
+    "make_jobs",
+    "make_nodes",
+    "offered_load",
+    "plot",
+    "reproduce",
+    "run_one",
+    "sweep",
+    "waits",
+]
+
+NAME = "preemptive"
+SUMMARY = "seed 000 §6: FCFS+backfilling vs local preemptive vs internode (2-NN, CAN') scheduling"
+
+T: float = 3600.0
+"""Mean estimated runtime on the canonical node, in seconds (seed 000 §6.1)."""
+
+NODE_CORES = ((1, 2, 4, 8), (40, 30, 20, 10))
+"""Cores per node and their weights in percent (mostly small)."""
+NODE_MEMORY = ((1024, 2048, 4096, 8192, 16384), (30, 30, 20, 12, 8))
+"""Memory per node in MB and weights."""
+NODE_DISK = ((20, 50, 100, 200, 500), (30, 30, 20, 12, 8))
+"""Disk per node in GB and weights."""
+NODE_SPEED = ((0.5, 0.75, 1.0, 1.25, 1.5), (10, 20, 40, 20, 10))
+"""CPU speed relative to the canonical node, and weights (mean 1)."""
+JOB_CORES = ((1, 2, 4, 8), (40, 30, 20, 10))
+"""Cores per job and weights: "skewed the same way" as the nodes."""
+JOB_MEMORY = ((512, 1024, 2048, 4096, 8192), (30, 30, 20, 12, 8))
+"""Memory per job in MB and weights."""
+JOB_DISK = ((10, 25, 50, 100, 250), (30, 30, 20, 12, 8))
+"""Disk per job in GB and weights."""
+
+SCHEDULERS: tuple[str, ...] = ("fcfs", "local", "2nn", "can", "2nn+balance", "can+balance")
+"""Scheduler names accepted by `--schedulers`."""
+LABELS: dict[str, str] = {
+    "fcfs": "FCFS+backfill",
+    "local": "local preemptive",
+    "2nn": "internode 2-NN",
+    "can": "internode CAN'",
+    "2nn+balance": "internode 2-NN + balancing",
+    "can+balance": "internode CAN' + balancing",
+}
+"""How each scheduler is named in the results."""
+DEFAULT_SCHEDULERS = ("fcfs", "local", "2nn", "can")
+
+
+def _draw(rng: random.Random, table: tuple[tuple[Any, ...], tuple[int, ...]]) -> Any:
+    values, weights = table
+    return rng.choices(values, weights)[0]
+
+
+def make_nodes(count: int, *, seed: int = 0) -> list[GridNode]:
+    """The grid: `count` nodes drawn from the setup's distributions.
+
+    Parameters
+    ----------
+    count
+        Number of nodes, `>= 1`.
+    seed
+        Random seed.
+
+    Returns
+    -------
+    list of GridNode
+        Ids `0..count-1`; capacity `(cores, memory MB, disk GB)`.
+
+    Notes
+    -----
+    Complexity: $O(n)$. References: seed 000 §6.1.
+    """
+    require(count, "nodes", at_least=1)
+    rng = random.Random(f"preemptive:{seed}:nodes")
+    return [
+        GridNode(
+            i,
+            (_draw(rng, NODE_CORES), _draw(rng, NODE_MEMORY), _draw(rng, NODE_DISK)),
+            _draw(rng, NODE_SPEED),
+        )
+        for i in range(count)
+    ]
+
+
+def make_jobs(count: int, iat: float, *, seed: int = 0, accuracy: float = 1.0) -> list[GridJob]:
+    """The workload: `count` jobs with Poisson arrivals of mean inter-arrival `iat`.
+
+    Parameters
+    ----------
+    count
+        Number of jobs, `>= 1`.
+    iat
+        Mean inter-arrival time in seconds, `> 0`.
+    seed
+        Random seed; the jobs' requirements, runtimes and (unit) gaps depend
+        on it only, so every `iat` sees the same jobs.
+    accuracy
+        Actual runtime drawn uniformly in `[accuracy * estimate, estimate]`;
+        `1` (default) makes it equal to the estimate.
+
+    Returns
+    -------
+    list of GridJob
+        Ids `0..count-1` in arrival order.
+
+    Raises
+    ------
+    InvalidValueError
+        For a bad count, `iat <= 0` or `accuracy` outside `(0, 1]`.
+
+    Notes
+    -----
+    Estimates are $U(0.5T, 1.5T)$ with $T = 3600$ s. Complexity: $O(n)$.
+
+    References
+    ----------
+    Seed 000 §6.1.
+
+    Examples
+    --------
+    >>> a, b = make_jobs(3, 1.0), make_jobs(3, 2.0)
+    >>> [j.requirement for j in a] == [j.requirement for j in b]
+    True
+    >>> round(b[2].submit / a[2].submit, 9)
+    2.0
+    """
+    require(count, "jobs", at_least=1)
+    require(iat, "iat", greater_than=0)
+    require(accuracy, "accuracy", greater_than=0, at_most=1)
+    rng = random.Random(f"preemptive:{seed}:jobs")
+    clock = 0.0
+    jobs = []
+    for i in range(count):
+        clock += rng.expovariate(1.0)
+        requirement = (_draw(rng, JOB_CORES), _draw(rng, JOB_MEMORY), _draw(rng, JOB_DISK))
+        estimate = rng.uniform(0.5 * T, 1.5 * T)
+        share = rng.uniform(accuracy, 1.0)
+        runtime = estimate if accuracy == 1 else estimate * share
+        jobs.append(GridJob(i, clock * iat, requirement, estimate, runtime))
+    return jobs
+
+
+def offered_load(jobs: Sequence[GridJob], nodes: Sequence[GridNode]) -> float:
+    """Core-seconds of work per second of arrivals over the grid's core-speed capacity.
+
+    $$ \\rho = \\frac{\\sum_j c_j w_j / (t_{last} - t_{first})}{\\sum_i c_i s_i} $$
+
+    Examples
+    --------
+    >>> offered_load([GridJob(0, 0, (1,), 10, 10), GridJob(1, 10, (1,), 10, 10)],
+    ...              [GridNode(0, (2,), 1.0)])
+    1.0
+    """
+    span = jobs[-1].submit - jobs[0].submit if len(jobs) > 1 else 0
+    if span <= 0:
+        return float("nan")
+    work = sum(j.procs * j.runtime for j in jobs)
+    return work / span / sum(n.cores * n.speed for n in nodes)
+
+
+def _topology(name: str, nodes: Sequence[GridNode]) -> Topology | None:
+    if name.startswith("2nn"):
+        return ring(len(nodes))
+    if name.startswith("can"):
+        return similar_capability(nodes)
+    return None
+
+
+@attrs.frozen(slots=True)
+class Run:
+    """One simulation of the sweep (picklable, for `parallel_map`).
+
+    Attributes
+    ----------
+    scheduler
+        One of [`SCHEDULERS`][schedlib.experiments.preemptive.SCHEDULERS].
+    nodes, jobs
+        Grid and workload sizes.
+    iat, delta, alpha, beta
+        Mean inter-arrival time, tick interval, priority weights.
+    seed
+        Random seed of the grid and the workload.
+    accuracy
+        Runtime accuracy (see [`make_jobs`][schedlib.experiments.preemptive.make_jobs]).
+    overhead
+        Preemption overhead in seconds.
+    """
+
+    scheduler: str
+    nodes: int
+    jobs: int
+    iat: float
+    delta: float
+    alpha: float
+    beta: float = 1.0
+    seed: int = 0
+    accuracy: float = 1.0
+    overhead: float = 0.0
+
+
+def waits(record: RunRecord) -> tuple[list[float], list[float]]:
+    """Per completed job: non-executing time since submission, and since reaching its last node.
+
+    Returns
+    -------
+    tuple of lists
+        `(wait, node_wait)` in workload order (see the module notes).
+    """
+    executed: dict[int, list[tuple[float, float]]] = {}
+    for seg in execution_segments(record):
+        executed.setdefault(seg.job, []).append((seg.start, seg.end))
+    arrived: dict[int, float] = {}
+    for e in record.events:
+        if e.kind in (EventKind.ASSIGN, EventKind.MIGRATE):
+            arrived[e.job] = e.time
+    total, local = [], []
+    for o in record.outcomes:
+        if o.state is None or o.state.value != "completed" or o.end is None:
+            continue
+        segments = executed.get(o.job, [])
+        total.append(o.end - o.submit - sum(b - a for a, b in segments))
+        since = arrived.get(o.job, o.submit)
+        local.append(o.end - since - sum(b - max(a, since) for a, b in segments if b > since))
+    return total, local
+
+
+def _tail(values: Sequence[float]) -> float:
+    data = sorted(values)
+    if not data:
+        return float("nan")
+    count = max(1, -(-len(data) // 10))
+    return percentile(data[-count:], 50)
+
+
+def run_one(run: Run) -> tuple[dict[str, Any], list[float]]:
+    """Simulate one configuration; return its result row and every job's wait.
+
+    Parameters
+    ----------
+    run
+        The configuration.
+
+    Returns
+    -------
+    tuple
+        The row (flat dict) and the waits (for the CDF plot).
+    """
+    nodes = make_nodes(run.nodes, seed=run.seed)
+    jobs = make_jobs(run.jobs, run.iat, seed=run.seed, accuracy=run.accuracy)
+    base = run.scheduler.removesuffix("+balance")
+    record = simulate_grid(
+        jobs,
+        nodes,
+        policy="fcfs" if base == "fcfs" else "preemptive",
+        topology=_topology(base, nodes),
+        alpha=run.alpha,
+        beta=run.beta,
+        delta=run.delta,
+        overhead=run.overhead,
+        balance=run.scheduler.endswith("+balance"),
+        algorithm=run.scheduler,
+    )
+    wait, node_wait = waits(record)
+    outcomes = record.outcomes
+    row = {
+        "scheduler": LABELS[run.scheduler],
+        "iat": run.iat,
+        "delta": run.delta,
+        "alpha": run.alpha,
+        "load": offered_load(jobs, nodes),
+        "completed": len(wait),
+        "unschedulable": sum(
+            1 for o in outcomes if o.state is not None and o.state.value == "unschedulable"
+        ),
+        "median_wait": percentile(wait, 50),
+        "mean_wait": sum(wait) / len(wait) if wait else float("nan"),
+        "tail10_wait": _tail(wait),
+        "median_node_wait": percentile(node_wait, 50),
+        "mean_node_wait": sum(node_wait) / len(node_wait) if node_wait else float("nan"),
+        "tail10_node_wait": _tail(node_wait),
+        "preemptions": sum(o.preemptions for o in outcomes),
+        "migrations": sum(o.migrations for o in outcomes),
+    }
+    return row, wait
+
+
+def _runs(
+    nodes: int,
+    jobs: int,
+    iats: Iterable[float],
+    deltas: Iterable[float],
+    alphas: Iterable[float],
+    schedulers: Iterable[str],
+    **common: Any,
+) -> list[Run]:
+    runs = []
+    for scheduler in schedulers:
+        for iat in iats:
+            for delta in deltas:
+                for alpha in alphas:
+                    runs.append(Run(scheduler, nodes, jobs, iat, delta, alpha, **common))
+    return runs
+
+
+def _canonical(run: Run) -> Run:
+    """FCFS ignores alpha and delta: one simulation serves every (delta, alpha)."""
+    if run.scheduler == "fcfs":
+        return attrs.evolve(run, delta=5.0, alpha=0.0)
+    return run
+
+
+def sweep(
+    runs: Sequence[Run], *, workers: int | None = None
+) -> list[tuple[dict[str, Any], list[float]]]:
+    """Simulate `runs` (on `workers` processes), FCFS once per IAT; results in input order."""
+    unique = list(dict.fromkeys(_canonical(r) for r in runs))
+    done = dict(zip(unique, parallel_map(run_one, unique, workers=workers), strict=True))
+    results = []
+    for run in runs:
+        row, wait = done[_canonical(run)]
+        results.append(({**row, "delta": run.delta, "alpha": run.alpha}, wait))
+    return results
+
+
+def reproduce(
+    *,
+    nodes: int = 1000,
+    jobs: int = 5000,
+    iats: Sequence[float] = (1.5, 2.0, 2.5, 3.0, 4.0),
+    deltas: Sequence[float] = (5.0,),
+    alphas: Sequence[float] = (0.0, 0.5),
+    schedulers: Sequence[str] = DEFAULT_SCHEDULERS,
+    beta: float = 1.0,
+    seed: int = 0,
+    accuracy: float = 1.0,
+    overhead: float = 0.0,
+    workers: int | None = None,
+) -> list[dict[str, Any]]:
+    """The result table: one row per (scheduler, iat, delta, alpha).
+
+    Parameters
+    ----------
+    nodes, jobs
+        Grid and workload sizes.
+    iats, deltas, alphas
+        The values to sweep.
+    schedulers
+        Names from [`SCHEDULERS`][schedlib.experiments.preemptive.SCHEDULERS].
+    beta, seed, accuracy, overhead
+        Fixed parameters.
+    workers
+        Processes for [`parallel_map`][schedlib.parallel.parallel_map].
+
+    Returns
+    -------
+    list of dict
+        Flat rows (see the module notes for the columns).
+
+    Raises
+    ------
+    InvalidValueError
+        For an unknown scheduler, an empty list or a bad value.
+    """
+    runs = _checked_runs(
+        nodes, jobs, iats, deltas, alphas, schedulers, beta, seed, accuracy, overhead
+    )
+    return [row for row, _ in sweep(runs, workers=workers)]
+
+
+def _checked_runs(
+    nodes: int,
+    jobs: int,
+    iats: Sequence[float],
+    deltas: Sequence[float],
+    alphas: Sequence[float],
+    schedulers: Sequence[str],
+    beta: float,
+    seed: int,
+    accuracy: float,
+    overhead: float,
+) -> list[Run]:
+    require(nodes, "nodes", at_least=1)
+    require(jobs, "jobs", at_least=1)
+    require(beta, "beta", at_least=0)
+    require(accuracy, "accuracy", greater_than=0, at_most=1)
+    require(overhead, "overhead", at_least=0)
+    for name, values in (
+        ("iat", iats),
+        ("delta", deltas),
+        ("alpha", alphas),
+        ("schedulers", schedulers),
+    ):
+        if not values:
+            raise InvalidValueError(name, tuple(values), "must not be empty")
+    for iat in iats:
+        require(iat, "iat", greater_than=0)
+    for delta in deltas:
+        require(delta, "delta", greater_than=0)
+    for alpha in alphas:
+        require(alpha, "alpha", at_least=0)
+    for scheduler in schedulers:
+        if scheduler not in SCHEDULERS:
+            raise InvalidValueError(
+                "scheduler", scheduler, f"must be one of {', '.join(SCHEDULERS)}"
+            )
+    return _runs(
+        nodes,
+        jobs,
+        iats,
+        deltas,
+        alphas,
+        schedulers,
+        beta=beta,
+        seed=seed,
+        accuracy=accuracy,
+        overhead=overhead,
+    )
+
+
+def plot(results: Sequence[tuple[dict[str, Any], list[float]]], path: str) -> None:
+    """Draw the wait-time CDF of each scheduler, one panel per IAT (the paper's Figure 5).
+
+    Uses the first (delta, alpha) of the sweep. As in the paper, the bottom
+    of the curves (jobs that hardly waited) is cut: the y axis starts at the
+    smallest fraction of jobs that waited under one minute.
+
+    Raises
+    ------
+    SchedlibError
+        If matplotlib is missing (the `plot` extra).
+    """
+    from schedlib.plotting import pyplot
+
+    plt = pyplot()
+    first = results[0][0]
+    chosen = [
+        (row, w)
+        for row, w in results
+        if row["delta"] == first["delta"] and row["alpha"] == first["alpha"]
+    ]
+    iats = list(dict.fromkeys(row["iat"] for row, _ in chosen))
+    fig, axes = plt.subplots(1, len(iats), figsize=(4.2 * len(iats), 3.6), squeeze=False)
+    for ax, iat in zip(axes[0], iats, strict=True):
+        floor = 1.0
+        for row, w in chosen:
+            if row["iat"] != iat or not w:
+                continue
+            data = sorted(w)
+            ys = [(k + 1) / len(data) for k in range(len(data))]
+            ax.step(data, ys, where="post", label=row["scheduler"])
+            floor = min(floor, sum(1 for x in data if x < 60) / len(data))
+        ax.set_ylim(max(0.0, floor - 0.02), 1.0)
+        ax.set_title(f"inter-arrival {iat} s")
+        ax.set_xlabel("wait time (s)")
+        ax.grid(alpha=0.3)
+    axes[0][0].set_ylabel("fraction of jobs")
+    axes[0][-1].legend(loc="lower right", fontsize="small")
+    fig.suptitle(f"Wait-time CDF (delta = {first['delta']} s, alpha = {first['alpha']})")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def _numbers(text: str, name: str) -> list[float]:
+    try:
+        return [float(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise InvalidValueError(name, text, "must be a comma-separated list of numbers") from None
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of `schedlib reproduce preemptive` (the CLI adds `--format`)."""
+    parser.add_argument("--nodes", type=int, default=1000, help="grid nodes (default: 1000)")
+    parser.add_argument("--jobs", type=int, default=5000, help="jobs (default: 5000)")
+    parser.add_argument(
+        "--iat",
+        default="1.5,2.0,2.5,3.0,4.0",
+        help="mean inter-arrival times in s, comma-separated (default: 1.5,2.0,2.5,3.0,4.0)",
+    )
+    parser.add_argument("--delta", default="5", help="scheduling intervals in s (default: 5)")
+    parser.add_argument("--alpha", default="0,0.5", help="wait weights (default: 0,0.5)")
+    parser.add_argument(
+        "--beta", type=float, default=1.0, help="remaining-time weight (default: 1)"
+    )
+    parser.add_argument(
+        "--schedulers",
+        default=",".join(DEFAULT_SCHEDULERS),
+        help=f"comma-separated, from {', '.join(SCHEDULERS)} "
+        f"(default: {','.join(DEFAULT_SCHEDULERS)})",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
+    parser.add_argument(
+        "--accuracy",
+        type=float,
+        default=1.0,
+        help="actual runtime in [accuracy*estimate, estimate] (default: 1)",
+    )
+    parser.add_argument(
+        "--overhead",
+        type=float,
+        default=0.0,
+        help="seconds charged at each resume after a preemption (default: 0)",
+    )
+    parser.add_argument("--workers", type=int, default=None, help="processes (default: every CPU)")
+    parser.add_argument("--plot", metavar="FILE", help="also draw the wait-time CDF to FILE")
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run the sweep and print one row per (scheduler, iat, delta, alpha)."""
+    schedulers = [s.strip() for s in args.schedulers.split(",") if s.strip()]
+    runs = _checked_runs(
+        args.nodes,
+        args.jobs,
+        _numbers(args.iat, "iat"),
+        _numbers(args.delta, "delta"),
+        _numbers(args.alpha, "alpha"),
+        schedulers,
+        args.beta,
+        args.seed,
+        args.accuracy,
+        args.overhead,
+    )
+    if args.workers is not None:
+        require(args.workers, "workers", at_least=1)
+    results = sweep(runs, workers=args.workers)
+    if args.plot:
+        plot(results, args.plot)
+    print(render([row for row, _ in results], args.format))
+    return 0
