@@ -447,8 +447,17 @@ class VolatileGridModel:
         return self._update(state, event.time, event.payload[1])
 
     def on_pass(self, state: VolatileGridState, now: Time) -> Step[VolatileGridState]:
-        """Build the snapshot, call the policy's mapping, apply its decision."""
+        """Build the snapshot, call the policy's mapping, apply its decision.
+
+        The mapping is not called when no job waits or no available resource
+        has a free queue slot (it could not assign anything).
+        """
         if not state.priority and not state.regular:
+            return Step(state)
+        limit = self.queue_length
+        if not any(
+            r.up and len(r.queued) + (r.running is not None) < limit for r in state.resources
+        ):
             return Step(state)
         views = tuple(
             ResourceView(
@@ -460,8 +469,6 @@ class VolatileGridModel:
             )
             for index, r in self._listed(state.resources)
         )
-        if not views:
-            return Step(state)
         snapshot = SchedulerSnapshot(now, views, state.priority, state.regular, self.queue_length)
         decision = self.policy.mapping(snapshot)
         if not decision.assignments and not decision.deferred:

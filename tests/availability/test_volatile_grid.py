@@ -26,7 +26,9 @@ from schedlib.testing.invariants import (
     check_every_job_accounted,
     check_failures_handled,
     check_lifecycle,
+    check_mapping_decision,
     check_no_failures,
+    check_time_left,
     check_unschedulable_reported,
     check_within_uptime,
 )
@@ -129,6 +131,19 @@ def test_pgs_literal_phase_one_keeps_the_promises_too(grid: VolatileGrid, seed: 
 @given(volatile_grids(max_runtime=60), seeds)
 def test_pgs_with_index_order_keeps_the_promises(grid: VolatileGrid, seed: int) -> None:
     check_pgs_promises(run(grid, seed=seed, resource_order="index"), longest(grid))
+
+
+def _checked_pgs(snapshot: SchedulerSnapshot) -> MappingDecision:
+    decision = map_pgs(snapshot)
+    check_mapping_decision(snapshot, decision)
+    check_time_left(snapshot, decision)  # tl > 0 after every assignment, so never negative
+    return decision
+
+
+@given(st.one_of(grids, volatile_grids(estimate_error=0.5)), seeds)
+def test_every_decision_of_a_run_keeps_tl_positive(grid: VolatileGrid, seed: int) -> None:
+    """The decision-level checks, on every snapshot a real run produces."""
+    check_sound(run(grid, MappingPolicy("pgs-checked", _checked_pgs), seed=seed))
 
 
 # -- FCFS: sound, but it does break the uptime property ---------------------------------
