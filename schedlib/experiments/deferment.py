@@ -408,9 +408,10 @@ def plot(rows: Sequence[dict[str, Any]], path: str) -> None:
             axis.set_xticklabels(["Standard" if b is None else f"Bound = {b}" for b in variants])
             axis.set_title(f"{title} ({'FIFO' if order == 'fifo' else 'Round-Robin'})")
             axis.set_ylabel("time")
-    axes[0][0].legend(fontsize="small")
-    figure.tight_layout()
-    figure.savefig(path)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    figure.legend(handles, labels, loc="upper center", ncol=len(intervals), fontsize="small")
+    figure.tight_layout(rect=(0, 0, 1, 0.97))
+    figure.savefig(path, dpi=80)
     plt.close(figure)
 
 
