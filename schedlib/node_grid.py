@@ -755,36 +755,27 @@ def simulate_grid(
     jobs: Iterable[GridJob],
     nodes: Sequence[GridNode],
     *,
-    policy: str | LocalPolicy = "preemptive",
-    topology: Topology | None = None,
-    alpha: float = DEFAULT_ALPHA,
-    beta: float = DEFAULT_BETA,
-    delta: Time = 5.0,
-    overhead: Time = 0.0,
-    push: bool = True,
-    pull: bool = True,
-    balance: bool = False,
-    exhaustive: bool = False,
-    observer: Observer | None = None,
     algorithm: str | None = None,
     max_events: int | None = None,
     progress: Callable[[Time, int], None] | None = None,
-    **choices: Any,
+    **options: Any,
 ) -> RunRecord:
     """Simulate a grid of multi-resource nodes and return the run record.
 
     Parameters
     ----------
-    jobs, nodes, policy, topology, alpha, beta, delta, overhead
-        As for [`GridModel`][schedlib.node_grid.GridModel].
-    push, pull, balance, exhaustive, observer
-        As for [`GridModel`][schedlib.node_grid.GridModel].
+    jobs, nodes
+        The workload and the grid.
     algorithm
-        Name for the record (default: built from the policy and topology).
+        Name for the record (default: the policy, plus `+topology` with
+        internode scheduling).
     max_events, progress
         Passed to [`simulate`][schedlib.engine.simulate].
-    **choices
-        `push_target=` / `pull_job=` replacements.
+    **options
+        The keyword options of [`GridModel`][schedlib.node_grid.GridModel]:
+        `policy`, `topology`, `alpha`, `beta`, `delta`, `overhead`, `push`,
+        `pull`, `balance`, `exhaustive`, `observer`, `push_target`,
+        `pull_job`.
 
     Returns
     -------
@@ -795,6 +786,8 @@ def simulate_grid(
     ------
     InvalidValueError
         For bad input (see `GridModel`).
+    TypeError
+        For an unknown option.
     SimulationStuckError
         If the event budget is spent.
 
@@ -818,24 +811,8 @@ def simulate_grid(
     'unschedulable'
     >>> record.outcomes[0].reason
     'requirement (4, 1) exceeds the capacity of every node (largest per kind: (2, 8))'
-
     """
-    model = GridModel(
-        nodes,
-        jobs,
-        policy=policy,
-        topology=topology,
-        alpha=alpha,
-        beta=beta,
-        delta=delta,
-        overhead=overhead,
-        push=push,
-        pull=pull,
-        balance=balance,
-        exhaustive=exhaustive,
-        observer=observer,
-        **choices,
-    )
+    model = GridModel(nodes, jobs, **options)
     return run_model(model, algorithm=algorithm, max_events=max_events, progress=progress)
 
 
