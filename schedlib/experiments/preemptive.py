@@ -524,8 +524,13 @@ def plot(results: Sequence[tuple[dict[str, Any], list[float]]], path: str) -> No
         if row["delta"] == first["delta"] and row["alpha"] == first["alpha"]
     ]
     iats = list(dict.fromkeys(row["iat"] for row, _ in chosen))
-    fig, axes = plt.subplots(1, len(iats), figsize=(4.2 * len(iats), 3.6), squeeze=False)
-    for ax, iat in zip(axes[0], iats, strict=True):
+    columns = min(3, len(iats))
+    rows = -(-len(iats) // columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(4.4 * columns, 3.4 * rows), squeeze=False)
+    panels = [ax for line in axes for ax in line]
+    for ax in panels[len(iats) :]:
+        ax.set_visible(False)
+    for ax, iat in zip(panels, iats, strict=False):
         floor = 1.0
         for row, w in chosen:
             if row["iat"] != iat or not w:
@@ -538,8 +543,9 @@ def plot(results: Sequence[tuple[dict[str, Any], list[float]]], path: str) -> No
         ax.set_title(f"inter-arrival {iat} s")
         ax.set_xlabel("wait time (s)")
         ax.grid(alpha=0.3)
-    axes[0][0].set_ylabel("fraction of jobs")
-    axes[0][-1].legend(loc="lower right", fontsize="small")
+    for line in axes:
+        line[0].set_ylabel("fraction of jobs")
+    panels[len(iats) - 1].legend(loc="lower right", fontsize="small")
     fig.suptitle(f"Wait-time CDF (delta = {first['delta']} s, alpha = {first['alpha']})")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
