@@ -72,7 +72,6 @@ from schedlib.multiresource import GridJob, GridNode
 from schedlib.node_grid import simulate_grid
 from schedlib.parallel import parallel_map
 from schedlib.tables import render
-from schedlib.testing.invariants.common import execution_segments
 from schedlib.topology import Topology, ring, similar_capability
 from schedlib.validation import require
 
@@ -291,21 +290,23 @@ def waits(record: RunRecord) -> tuple[list[float], list[float]]:
     tuple of lists
         `(wait, node_wait)` in workload order (see the module notes).
     """
-    executed: dict[int, list[tuple[float, float]]] = {}
-    for seg in execution_segments(record):
-        executed.setdefault(seg.job, []).append((seg.start, seg.end))
-    arrived: dict[int, float] = {}
-    for e in record.events:
+    arrived: dict[int, int] = {}
+    for n, e in enumerate(record.events):
         if e.kind in (EventKind.ASSIGN, EventKind.MIGRATE):
-            arrived[e.job] = e.time
+            arrived[e.job] = n
+    since_arrival = RunRecord.from_log(
+        record.algorithm,
+        record.workload,
+        [e for n, e in enumerate(record.events) if n >= arrived.get(e.job, 0)],
+        capacity=record.capacity,
+    )
     total, local = [], []
-    for o in record.outcomes:
+    for o, o_node in zip(record.outcomes, since_arrival.outcomes, strict=True):
         if o.state is None or o.state.value != "completed" or o.end is None:
             continue
-        segments = executed.get(o.job, [])
-        total.append(o.end - o.submit - sum(b - a for a, b in segments))
-        since = arrived.get(o.job, o.submit)
-        local.append(o.end - since - sum(b - max(a, since) for a, b in segments if b > since))
+        total.append(o.end - o.submit - o.executed)
+        reached = record.events[arrived[o.job]].time if o.job in arrived else o.submit
+        local.append(o.end - reached - o_node.executed)
     return total, local
 
 
