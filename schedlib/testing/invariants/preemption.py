@@ -44,6 +44,7 @@ from typing import Any
 from schedlib.errors import InvalidValueError
 from schedlib.model import EventKind, JobEvent, JobId, RunRecord, Time
 from schedlib.multiresource import GridNode, Vector, add, fits, total
+from schedlib.node_grid import BALANCE_DETAIL
 from schedlib.preemption import (
     Decision,
     NodeSnapshot,
@@ -269,8 +270,6 @@ def is_balancing_move(event: JobEvent) -> bool:
     >>> is_balancing_move(JobEvent(0, 1, K.MIGRATE, (2,), detail="balance from 0"))
     True
     """
-    from schedlib.node_grid import BALANCE_DETAIL
-
     return event.kind is EventKind.MIGRATE and event.detail.startswith(BALANCE_DETAIL)
 
 
