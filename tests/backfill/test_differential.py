@@ -115,16 +115,19 @@ def brute_force(jobs: list[Job], processors: int, policy: str) -> dict[int, int]
     return start
 
 
+SPREAD = {"max_processors": 5, "max_jobs": 9, "max_submit": 20, "max_requested_time": 8}
+DENSE = {"max_processors": 3, "max_jobs": 9, "max_submit": 2, "max_requested_time": 5}
+
+
+@pytest.mark.parametrize("bounds", [SPREAD, DENSE], ids=["spread", "dense"])
 @pytest.mark.parametrize("runtimes", RUNTIME_MODES)
 @pytest.mark.parametrize("policy", POLICIES)
-@settings(max_examples=150)
+@settings(max_examples=max(200, settings.default.max_examples))
 @given(data=st.data())
-def test_start_times_match_the_brute_force(policy: str, runtimes: str, data: st.DataObject) -> None:
-    cluster, jobs = data.draw(
-        parallel_instances(
-            max_processors=5, max_jobs=9, max_submit=20, max_requested_time=8, runtimes=runtimes
-        )
-    )
+def test_start_times_match_the_brute_force(
+    policy: str, runtimes: str, bounds: dict[str, int], data: st.DataObject
+) -> None:
+    cluster, jobs = data.draw(parallel_instances(**bounds, runtimes=runtimes))
     record = schedule(jobs, cluster, policy=policy)
     ours = {o.job: o.start for o in record.outcomes}
     assert ours == brute_force(jobs, cluster.processors, policy)

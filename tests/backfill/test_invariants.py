@@ -13,6 +13,7 @@ policy; for each property, hypothesis must find a counterexample.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import attrs
 import pytest
@@ -127,15 +128,23 @@ POLICY_CHECKS = {
 }
 
 
-def instances(runtimes: str) -> st.SearchStrategy[tuple[Cluster, list[Job]]]:
-    return parallel_instances(max_processors=6, max_jobs=10, max_submit=30, runtimes=runtimes)
+SPREAD = {"max_processors": 6, "max_jobs": 10, "max_submit": 30}
+DENSE = {"max_processors": 4, "max_jobs": 10, "max_submit": 3, "max_requested_time": 6}
 
 
+def instances(runtimes: str, bounds: dict[str, int] = SPREAD) -> st.SearchStrategy[Any]:
+    return parallel_instances(**bounds, runtimes=runtimes)
+
+
+@pytest.mark.parametrize("bounds", [SPREAD, DENSE], ids=["spread", "dense"])
 @pytest.mark.parametrize("runtimes", RUNTIME_MODES)
 @pytest.mark.parametrize("policy", POLICIES)
+@settings(max_examples=max(200, settings.default.max_examples))
 @given(data=st.data())
-def test_every_invariant_holds(policy: str, runtimes: str, data: st.DataObject) -> None:
-    cluster, jobs = data.draw(instances(runtimes))
+def test_every_invariant_holds(
+    policy: str, runtimes: str, bounds: dict[str, int], data: st.DataObject
+) -> None:
+    cluster, jobs = data.draw(instances(runtimes, bounds))
     record = schedule(jobs, cluster, policy=policy)
     check_every_job_accounted(record)
     check_lifecycle(record)

@@ -139,6 +139,16 @@ def test_conservative_keeps_a_promise_that_rebuilding_would_break() -> None:
     assert starts(record) == {1: 0, 2: 0, 3: 2, 4: 1}
 
 
+def test_a_timer_starts_a_job_whose_reservation_falls_when_nothing_happens() -> None:
+    """Compression is one pass: job 3 is placed (at 10) before job 4 moves away and
+    frees an earlier slot; at t=10 no job ends and none arrives, yet job 3 starts."""
+    jobs = [Job(1, 0, 1, 10, 2), Job(2, 0, 1, 4, 4), Job(3, 0, 2, 2, 2), Job(4, 0, 1, 6, 6)]
+    record = schedule(jobs, Cluster(2), policy="conservative")
+    assert starts(record) == {1: 0, 2: 0, 3: 10, 4: 2}
+    assert not [e for e in record.events if e.time == 10 and e.job != 3]
+    check_backfilling_run(record, "conservative")
+
+
 @given(instance=parallel_instances(max_processors=5, max_jobs=10, runtimes="any"))
 def test_reservation_logging_changes_nothing_else(instance: tuple[Cluster, list[Job]]) -> None:
     cluster, jobs = instance

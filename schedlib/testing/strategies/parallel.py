@@ -10,9 +10,9 @@ The `runtimes` bound says how actual runtimes relate to requested times:
 
 | `runtimes` | runtime | what it exercises |
 |---|---|---|
-| `"exact"` | = requested time | perfect estimates: reservations are exact |
-| `"early"` | in $[0, \\text{requested}]$ | early completions (compression, shadows moving) |
-| `"any"` | in $[0, 2 \\times \\text{requested} + 2]$ | also jobs killed at their requested time |
+| `"exact"` | = requested time | perfect estimates: exact reservations |
+| `"early"` | in $[0, d]$; $= d$ half the time | early ends: compression, shadows moving |
+| `"any"` | in $[0, 2d + 2]$; a third exact, early, over | also kills at the limit |
 
 Examples
 --------
@@ -86,10 +86,12 @@ def _job(
     requested = draw(st.integers(min_requested_time, max_requested_time))
     if runtimes == "exact":
         runtime = requested
-    elif runtimes == "early":  # a shortfall shrinking to 0: towards exact estimates
-        runtime = requested - draw(st.integers(0, requested))
-    else:
-        runtime = requested + draw(st.integers(-requested, requested + 2))
+    elif runtimes == "early":  # exact about half the time; shrinks towards exact
+        runtime = requested - draw(st.integers(0, 0) | st.integers(1, requested))
+    else:  # exact, early or over the limit, each about a third of the time
+        runtime = requested + draw(
+            st.integers(0, 0) | st.integers(-requested, -1) | st.integers(1, requested + 2)
+        )
     return Job(id=job_id, submit=submit, procs=procs, requested_time=requested, runtime=runtime)
 
 
