@@ -145,7 +145,7 @@ def test_every_invariant_holds(
     policy: str, runtimes: str, bounds: dict[str, int], data: st.DataObject
 ) -> None:
     cluster, jobs = data.draw(instances(runtimes, bounds))
-    record = schedule(jobs, cluster, policy=policy)
+    record = schedule(jobs, cluster, log_reservations=True, policy=policy)
     check_every_job_accounted(record)
     check_lifecycle(record)
     check_capacity(record)
@@ -160,7 +160,7 @@ def test_backfilling_run_checks_everything(
     policy: str, instance: tuple[Cluster, list[Job]]
 ) -> None:
     cluster, jobs = instance
-    check_backfilling_run(schedule(jobs, cluster, policy=policy), policy)
+    check_backfilling_run(schedule(jobs, cluster, log_reservations=True, policy=policy), policy)
 
 
 # ---------------------------------------------- each property catches a broken variant
@@ -190,7 +190,9 @@ def counterexample(
 def test_easy_checker_catches_a_backfill_that_ignores_the_reservation() -> None:
     def breaks(instance: tuple[Cluster, list[Job]]) -> bool:
         cluster, jobs = instance
-        record = schedule(jobs, cluster, policy="easy", decide=greedy_backfill)
+        record = schedule(
+            jobs, cluster, log_reservations=True, policy="easy", decide=greedy_backfill
+        )
         return caught(check_easy_head_never_delayed, record)
 
     counterexample("exact", breaks)
@@ -201,18 +203,24 @@ def test_conservative_checker_catches_a_rebuild_from_scratch() -> None:
 
     def breaks(instance: tuple[Cluster, list[Job]]) -> bool:
         cluster, jobs = instance
-        record = schedule(jobs, cluster, policy="conservative", decide=rebuild_from_scratch)
+        record = schedule(
+            jobs, cluster, log_reservations=True, policy="conservative", decide=rebuild_from_scratch
+        )
         return caught(check_conservative_reservations, record)
 
     cluster, jobs = counterexample("early", breaks)
     # The real compression never moves a reservation later on the same input.
-    check_conservative_reservations(schedule(jobs, cluster, policy="conservative"))
+    check_conservative_reservations(
+        schedule(jobs, cluster, log_reservations=True, policy="conservative")
+    )
 
 
 def test_conservative_checker_catches_a_lost_arrival_reservation() -> None:
     def breaks(instance: tuple[Cluster, list[Job]]) -> bool:
         cluster, jobs = instance
-        record = no_arrival_reservation(schedule(jobs, cluster, policy="conservative"))
+        record = no_arrival_reservation(
+            schedule(jobs, cluster, log_reservations=True, policy="conservative")
+        )
         return caught(check_conservative_reservations, record)
 
     counterexample("exact", breaks, min_jobs=1)
@@ -221,7 +229,9 @@ def test_conservative_checker_catches_a_lost_arrival_reservation() -> None:
 def test_feasibility_checker_catches_promises_that_overbook() -> None:
     def breaks(instance: tuple[Cluster, list[Job]]) -> bool:
         cluster, jobs = instance
-        record = optimistic_promises(schedule(jobs, cluster, policy="conservative"))
+        record = optimistic_promises(
+            schedule(jobs, cluster, log_reservations=True, policy="conservative")
+        )
         return caught(check_reservations_feasible, record)
 
     counterexample("exact", breaks)
@@ -230,7 +240,7 @@ def test_feasibility_checker_catches_promises_that_overbook() -> None:
 def test_capacity_checker_catches_a_placement_that_double_books() -> None:
     def breaks(instance: tuple[Cluster, list[Job]]) -> bool:
         cluster, jobs = instance
-        record = first_processors(schedule(jobs, cluster, policy="easy"))
+        record = first_processors(schedule(jobs, cluster, log_reservations=True, policy="easy"))
         return caught(check_capacity, record)
 
     counterexample("exact", breaks)
@@ -239,7 +249,10 @@ def test_capacity_checker_catches_a_placement_that_double_books() -> None:
 def test_fcfs_checker_catches_backfilling() -> None:
     def breaks(instance: tuple[Cluster, list[Job]]) -> bool:
         cluster, jobs = instance
-        return caught(check_fcfs_order, schedule(jobs, cluster, policy="fcfs", decide=easy))
+        return caught(
+            check_fcfs_order,
+            schedule(jobs, cluster, log_reservations=True, policy="fcfs", decide=easy),
+        )
 
     counterexample("exact", breaks)
 

@@ -76,7 +76,7 @@ def test_excluded_records_appear_in_the_output(policy: str) -> None:
         Excluded(3, 5, 0, None, FinalState.CANCELLED_IN_LOG, "cancelled before it ran"),
         Excluded(1, 0, 9, 10, FinalState.REJECTED, "more processors than the machine"),
     ]
-    record = schedule(jobs, Cluster(4), policy=policy, excluded=excluded)
+    record = schedule(jobs, Cluster(4), policy=policy, excluded=excluded, log_reservations=True)
     check_backfilling_run(record, policy)
     assert [r.id for r in record.workload] == [1, 4, 2, 3]  # arrival order
     outcome = record.outcome_map()
@@ -133,7 +133,7 @@ def test_the_worked_example_of_the_docs() -> None:
 def test_conservative_keeps_a_promise_that_rebuilding_would_break() -> None:
     """Seed 004 §2 / the spec: compression in queue order never moves a reservation later."""
     jobs = [Job(1, 0, 1, 1, 1), Job(2, 0, 1, 2, 1), Job(3, 0, 2, 1, 1), Job(4, 0, 1, 1, 1)]
-    record = schedule(jobs, Cluster(2), policy="conservative")
+    record = schedule(jobs, Cluster(2), policy="conservative", log_reservations=True)
     promised = [(e.time, e.job, e.at) for e in record.events if e.kind is EventKind.RESERVE]
     assert promised == [(0, 1, 0), (0, 2, 0), (0, 3, 2), (0, 4, 1)]
     assert starts(record) == {1: 0, 2: 0, 3: 2, 4: 1}
@@ -143,7 +143,7 @@ def test_a_timer_starts_a_job_whose_reservation_falls_when_nothing_happens() -> 
     """Compression is one pass: job 3 is placed (at 10) before job 4 moves away and
     frees an earlier slot; at t=10 no job ends and none arrives, yet job 3 starts."""
     jobs = [Job(1, 0, 1, 10, 2), Job(2, 0, 1, 4, 4), Job(3, 0, 2, 2, 2), Job(4, 0, 1, 6, 6)]
-    record = schedule(jobs, Cluster(2), policy="conservative")
+    record = schedule(jobs, Cluster(2), policy="conservative", log_reservations=True)
     assert starts(record) == {1: 0, 2: 0, 3: 10, 4: 2}
     assert not [e for e in record.events if e.time == 10 and e.job != 3]
     check_backfilling_run(record, "conservative")
@@ -153,8 +153,8 @@ def test_a_timer_starts_a_job_whose_reservation_falls_when_nothing_happens() -> 
 def test_reservation_logging_changes_nothing_else(instance: tuple[Cluster, list[Job]]) -> None:
     cluster, jobs = instance
     for policy in POLICIES:
-        logged = schedule(jobs, cluster, policy=policy)
-        quiet = schedule(jobs, cluster, policy=policy, log_reservations=False)
+        logged = schedule(jobs, cluster, policy=policy, log_reservations=True)
+        quiet = schedule(jobs, cluster, policy=policy)
         assert [e for e in logged.events if e.kind is not EventKind.RESERVE] == list(quiet.events)
         assert all(e.kind is not EventKind.RESERVE for e in quiet.events)
 

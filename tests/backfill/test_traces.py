@@ -28,7 +28,13 @@ def test_every_invariant_on_a_real_trace(
     traces_dir: Path, trace: str, processors: int | None, policy: str
 ) -> None:
     workload = load_workload(traces_dir / trace, processors=processors, limit=2000)
-    record = schedule(workload.jobs, workload.cluster, policy=policy, excluded=workload.excluded)
+    record = schedule(
+        workload.jobs,
+        workload.cluster,
+        log_reservations=True,
+        policy=policy,
+        excluded=workload.excluded,
+    )
     check_backfilling_run(record, policy)
     assert len(record.outcomes) == 2000  # every record of the slice, simulated or excluded
     states = {o.state for o in record.outcomes}
@@ -40,7 +46,7 @@ def test_backfilling_helps_on_a_real_trace(traces_dir: Path) -> None:
     workload = load_workload(traces_dir / "SDSC-SP2-1998-4.2-cln.swf.gz", limit=2000)
     mean_wait = {}
     for policy in POLICIES:
-        record = schedule(workload.jobs, workload.cluster, policy=policy)
+        record = schedule(workload.jobs, workload.cluster, log_reservations=True, policy=policy)
         waits = [o.start - o.submit for o in record.outcomes if o.start is not None]
         mean_wait[policy] = sum(waits) / len(waits)
     assert mean_wait["easy"] < mean_wait["fcfs"]

@@ -6,7 +6,9 @@ jobs have `id`, `submit`, `procs` and `requested_time` (and `runtime` for
 returns `None` when the property holds, and raises `AssertionError` naming
 the job, the time and the reservation otherwise. Queue order is arrival
 order: submit time, then job id. A running job's *planned end* is its start
-plus its requested time.
+plus its requested time. The reservation checkers read the `RESERVE` events:
+run [`schedule`][schedlib.backfill.simulation.schedule] with
+`log_reservations=True` for them.
 
 | checker | property |
 |---|---|
@@ -23,7 +25,8 @@ Examples
 >>> from schedlib.model import Cluster, Job
 >>> jobs = [Job(1, 0, 2, 10, 10), Job(2, 0, 4, 10, 10), Job(3, 1, 2, 5, 5)]
 >>> for policy in ("fcfs", "easy", "conservative"):
-...     check_backfilling_run(schedule(jobs, Cluster(4), policy=policy), policy)
+...     record = schedule(jobs, Cluster(4), policy=policy, log_reservations=True)
+...     check_backfilling_run(record, policy)
 """
 
 from __future__ import annotations
@@ -252,11 +255,13 @@ def check_conservative_reservations(record: RunRecord) -> None:
     >>> from schedlib.backfill import schedule
     >>> from schedlib.model import Cluster, Job
     >>> jobs = [Job(1, 0, 3, 10, 4), Job(2, 1, 4, 10, 10), Job(3, 2, 1, 5, 5)]
-    >>> check_conservative_reservations(schedule(jobs, Cluster(4), policy="conservative"))
-    >>> check_conservative_reservations(schedule(jobs, Cluster(4), policy="easy"))
+    >>> check_conservative_reservations(schedule(jobs, Cluster(4), policy="conservative",
+    ...                                        log_reservations=True))
+    >>> check_conservative_reservations(schedule(jobs, Cluster(4), policy="easy",
+    ...                                          log_reservations=True))
     Traceback (most recent call last):
     ...
-    AssertionError: job 1 runs but got no reservation on arrival (t=0)
+    AssertionError: job 1 runs but got no reservation on arrival (t=0) ...
     """
     start_of = {o.job: o.start for o in record.outcomes}
     made = _check_logged_reservations(record, start_of)
@@ -267,6 +272,7 @@ def check_conservative_reservations(record: RunRecord) -> None:
         if not first or first[0].time != outcome.submit:
             raise AssertionError(
                 f"job {outcome.job} runs but got no reservation on arrival (t={outcome.submit})"
+                " (for schedlib's own runs: schedule(..., log_reservations=True))"
             )
 
 
@@ -290,7 +296,8 @@ def check_reservations_feasible(record: RunRecord) -> None:
     >>> from schedlib.backfill import schedule
     >>> from schedlib.model import Cluster, Job
     >>> jobs = [Job(1, 0, 3, 10, 4), Job(2, 1, 4, 10, 10), Job(3, 2, 1, 5, 5)]
-    >>> check_reservations_feasible(schedule(jobs, Cluster(4), policy="conservative"))
+    >>> check_reservations_feasible(schedule(jobs, Cluster(4), policy="conservative",
+    ...                                    log_reservations=True))
     """
     jobs = _jobs(record)
     capacity = record.capacity
@@ -366,7 +373,8 @@ def check_backfilling_run(record: RunRecord, policy: str) -> None:
     The common ones (every job accounted for, well-formed lifecycle,
     capacity with exact sizes), kill at the limit, and the policy's own:
     FCFS order; EASY head never delayed; conservative reservations; and, for
-    both backfilling policies, feasible reservations.
+    both backfilling policies, feasible reservations. The record must log its
+    reservations (`schedule(..., log_reservations=True)`).
 
     Raises
     ------
