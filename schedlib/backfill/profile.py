@@ -376,8 +376,10 @@ class ProfileEditor:
 
         Notes
         -----
-        Complexity: $O(\\log k + m)$, $m$ breakpoints in $[t, c)$; when no
-        instant before $c$ has `procs` free processors, one C-speed maximum.
+        Complexity: $O(\\log k + m)$, $m$ breakpoints in $[t, c)$; $O(\\log k)$
+        plus one C-speed maximum when no instant before $c$ has `procs` free
+        processors, or when the segment just before $c$ is too full and the
+        job is too long to end before $c$.
 
         Examples
         --------
@@ -393,16 +395,19 @@ class ProfileEditor:
         counts = self._free[first:last]
         if max(counts) < procs:
             return current  # never enough free processors before it
+        if counts[-1] < procs and duration >= current - t:
+            return current  # cannot reach `current`, nor end before it
         candidate = t
         blocked = False
         for point, count in zip(times[first:last], counts, strict=True):
-            if blocked:
+            if count < procs:
+                if not blocked:
+                    if point > candidate and point >= candidate + duration:
+                        return candidate
+                    blocked = True
+            elif blocked:
                 candidate = point
                 blocked = False
-            elif point > candidate and point >= candidate + duration:
-                return candidate
-            if count < procs:
-                blocked = True
         return current if blocked else candidate
 
     def _split(self, t: Time, low: int = 0) -> int:

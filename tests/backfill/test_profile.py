@@ -146,6 +146,16 @@ class ProfileMachine(RuleBasedStateMachine):
         assert self.profile.edit().earlier_fit(t, procs, duration, start) == expected
 
     @rule(data=st.data())
+    def earlier_fit_of_an_instant(self, data: st.DataObject) -> None:
+        """A zero-length "reservation" holds nothing: the point fit, capped at `current`."""
+        ref = self.reference
+        t = data.draw(st.integers(ref.origin, LAST_START))
+        current = data.draw(st.integers(ref.origin, HORIZON - 1))
+        procs = data.draw(st.integers(1, ref.capacity))
+        expected = min(ref.earliest_fit(t, procs, 0), current) if current > t else current
+        assert self.profile.edit().earlier_fit(t, procs, 0, current) == expected
+
+    @rule(data=st.data())
     def free_at(self, data: st.DataObject) -> None:
         ref = self.reference
         t = data.draw(st.integers(ref.origin, HORIZON - 1))
