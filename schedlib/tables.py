@@ -12,7 +12,7 @@ policy  mean_wait
 ------  ---------
 fcfs       1234.6
 easy        12.00
->>> print(render(rows, "csv"), end="")
+>>> print(render(rows, "csv"))
 policy,mean_wait
 fcfs,1234.5678
 easy,12.0
@@ -107,8 +107,7 @@ def render(rows: Sequence[Mapping[str, Any]], fmt: str = "table") -> str:
     Returns
     -------
     str
-        The rendering; the table and CSV end without a trailing newline for
-        the table, with one for CSV.
+        The rendering, without a trailing newline (print it).
 
     Raises
     ------
@@ -128,7 +127,7 @@ def render(rows: Sequence[Mapping[str, Any]], fmt: str = "table") -> str:
         writer.writeheader()
         for row in rows:
             writer.writerow({k: _csv_cell(row.get(k)) for k in columns})
-        return buffer.getvalue()
+        return buffer.getvalue().rstrip("\n")
     cells = [[format_cell(row.get(k)) for k in columns] for row in rows]
     numeric = [
         all(isinstance(row.get(k), (int, float)) or row.get(k) is None for row in rows)
