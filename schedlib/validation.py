@@ -45,6 +45,14 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def _validator(accepts: Callable[[Any], bool], requirement: str) -> Validator:
+    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if not (_is_number(value) and accepts(value)):
+            raise InvalidValueError(_name(instance, attribute), value, requirement)
+
+    return check
+
+
 def at_least(bound: float) -> Validator:
     """Validator: the value is a number `>= bound` (and not NaN).
 
@@ -58,12 +66,7 @@ def at_least(bound: float) -> Validator:
     Callable
         An attrs validator.
     """
-
-    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-        if not _is_number(value) or not value >= bound:
-            raise InvalidValueError(_name(instance, attribute), value, f"must be >= {bound}")
-
-    return check
+    return _validator(lambda value: value >= bound, f"must be >= {bound}")
 
 
 def finite_at_least(bound: float) -> Validator:
@@ -79,14 +82,9 @@ def finite_at_least(bound: float) -> Validator:
     Callable
         An attrs validator.
     """
-
-    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-        if not _is_number(value) or not bound <= value < math.inf:
-            raise InvalidValueError(
-                _name(instance, attribute), value, f"must be a finite number >= {bound}"
-            )
-
-    return check
+    return _validator(
+        lambda value: bound <= value < math.inf, f"must be a finite number >= {bound}"
+    )
 
 
 def greater_than(bound: float) -> Validator:
@@ -102,12 +100,7 @@ def greater_than(bound: float) -> Validator:
     Callable
         An attrs validator.
     """
-
-    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-        if not _is_number(value) or not value > bound:
-            raise InvalidValueError(_name(instance, attribute), value, f"must be > {bound}")
-
-    return check
+    return _validator(lambda value: value > bound, f"must be > {bound}")
 
 
 def require(
