@@ -27,6 +27,8 @@ Examples
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from hypothesis import strategies as st
 
 from schedlib.errors import InvalidValueError
@@ -46,9 +48,27 @@ def _check_range(name_low: str, low: int, name_high: str, high: int, floor: int 
         raise InvalidValueError(name_low, low, f"must be <= {name_high} ({high})")
 
 
-def _check_runtimes(runtimes: str) -> None:
-    if runtimes not in RUNTIME_MODES:
-        raise InvalidValueError("runtimes", runtimes, f"must be one of {', '.join(RUNTIME_MODES)}")
+class _JobBounds(NamedTuple):
+    """The bounds every job strategy shares, checked once."""
+
+    max_submit: int
+    min_requested_time: int
+    max_requested_time: int
+    runtimes: str
+
+    @classmethod
+    def checked(
+        cls, max_submit: int, min_requested_time: int, max_requested_time: int, runtimes: str
+    ) -> _JobBounds:
+        require(max_submit, "max_submit", at_least=0)
+        _check_range(
+            "min_requested_time", min_requested_time, "max_requested_time", max_requested_time
+        )
+        if runtimes not in RUNTIME_MODES:
+            raise InvalidValueError(
+                "runtimes", runtimes, f"must be one of {', '.join(RUNTIME_MODES)}"
+            )
+        return cls(max_submit, min_requested_time, max_requested_time, runtimes)
 
 
 def clusters(*, min_processors: int = 1, max_processors: int = 16) -> st.SearchStrategy[Cluster]:
@@ -72,27 +92,28 @@ def clusters(*, min_processors: int = 1, max_processors: int = 16) -> st.SearchS
 
 
 @st.composite
-def _job(
-    draw: st.DrawFn,
-    job_id: int,
-    max_procs: int,
-    max_submit: int,
-    min_requested_time: int,
-    max_requested_time: int,
-    runtimes: str,
-) -> Job:
-    submit = draw(st.integers(0, max_submit))
+def _job(draw: st.DrawFn, job_id: int, max_procs: int, bounds: _JobBounds) -> Job:
+    submit = draw(st.integers(0, bounds.max_submit))
     procs = draw(st.integers(1, max_procs))
-    requested = draw(st.integers(min_requested_time, max_requested_time))
-    if runtimes == "exact":
+    requested = draw(st.integers(bounds.min_requested_time, bounds.max_requested_time))
+    if bounds.runtimes == "exact":
         runtime = requested
-    elif runtimes == "early":  # exact about half the time; shrinks towards exact
+    elif bounds.runtimes == "early":  # exact about half the time; shrinks towards exact
         runtime = requested - draw(st.integers(0, 0) | st.integers(1, requested))
     else:  # exact, early or over the limit, each about a third of the time
         runtime = requested + draw(
             st.integers(0, 0) | st.integers(-requested, -1) | st.integers(1, requested + 2)
         )
     return Job(id=job_id, submit=submit, procs=procs, requested_time=requested, runtime=runtime)
+
+
+@st.composite
+def _workload(
+    draw: st.DrawFn, processors: int, min_jobs: int, max_jobs: int, bounds: _JobBounds
+) -> list[Job]:
+    n = draw(st.integers(min_jobs, max_jobs))
+    ids = draw(st.permutations(range(1, n + 1)))
+    return [draw(_job(job_id, processors, bounds)) for job_id in ids]
 
 
 def parallel_jobs(
@@ -133,10 +154,8 @@ def parallel_jobs(
     """
     require(job_id, "job_id", at_least=0)
     require(max_procs, "max_procs", at_least=1)
-    require(max_submit, "max_submit", at_least=0)
-    _check_range("min_requested_time", min_requested_time, "max_requested_time", max_requested_time)
-    _check_runtimes(runtimes)
-    return _job(job_id, max_procs, max_submit, min_requested_time, max_requested_time, runtimes)
+    bounds = _JobBounds.checked(max_submit, min_requested_time, max_requested_time, runtimes)
+    return _job(job_id, max_procs, bounds)
 
 
 def workloads(
@@ -182,40 +201,8 @@ def workloads(
     """
     require(processors, "processors", at_least=1)
     _check_range("min_jobs", min_jobs, "max_jobs", max_jobs)
-    require(max_submit, "max_submit", at_least=0)
-    _check_range("min_requested_time", min_requested_time, "max_requested_time", max_requested_time)
-    _check_runtimes(runtimes)
-    return _workload(
-        processors, min_jobs, max_jobs, max_submit, min_requested_time, max_requested_time, runtimes
-    )
-
-
-@st.composite
-def _workload(
-    draw: st.DrawFn,
-    processors: int,
-    min_jobs: int,
-    max_jobs: int,
-    max_submit: int,
-    min_requested_time: int,
-    max_requested_time: int,
-    runtimes: str,
-) -> list[Job]:
-    n = draw(st.integers(min_jobs, max_jobs))
-    ids = draw(st.permutations(range(1, n + 1)))
-    return [
-        draw(
-            _job(
-                job_id,
-                processors,
-                max_submit,
-                min_requested_time,
-                max_requested_time,
-                runtimes,
-            )
-        )
-        for job_id in ids
-    ]
+    bounds = _JobBounds.checked(max_submit, min_requested_time, max_requested_time, runtimes)
+    return _workload(processors, min_jobs, max_jobs, bounds)
 
 
 @st.composite
@@ -225,24 +212,10 @@ def _instance(
     max_processors: int,
     min_jobs: int,
     max_jobs: int,
-    max_submit: int,
-    min_requested_time: int,
-    max_requested_time: int,
-    runtimes: str,
+    bounds: _JobBounds,
 ) -> tuple[Cluster, list[Job]]:
     cluster = draw(clusters(min_processors=min_processors, max_processors=max_processors))
-    jobs = draw(
-        _workload(
-            cluster.processors,
-            min_jobs,
-            max_jobs,
-            max_submit,
-            min_requested_time,
-            max_requested_time,
-            runtimes,
-        )
-    )
-    return cluster, jobs
+    return cluster, draw(_workload(cluster.processors, min_jobs, max_jobs, bounds))
 
 
 def parallel_instances(
@@ -277,16 +250,5 @@ def parallel_instances(
     """
     _check_range("min_processors", min_processors, "max_processors", max_processors, floor=1)
     _check_range("min_jobs", min_jobs, "max_jobs", max_jobs)
-    require(max_submit, "max_submit", at_least=0)
-    _check_range("min_requested_time", min_requested_time, "max_requested_time", max_requested_time)
-    _check_runtimes(runtimes)
-    return _instance(
-        min_processors,
-        max_processors,
-        min_jobs,
-        max_jobs,
-        max_submit,
-        min_requested_time,
-        max_requested_time,
-        runtimes,
-    )
+    bounds = _JobBounds.checked(max_submit, min_requested_time, max_requested_time, runtimes)
+    return _instance(min_processors, max_processors, min_jobs, max_jobs, bounds)
