@@ -376,10 +376,11 @@ class ProfileEditor:
 
         Notes
         -----
-        Complexity: $O(\\log k + m)$, $m$ breakpoints in $[t, c)$; $O(\\log k)$
-        plus one C-speed maximum when no instant before $c$ has `procs` free
-        processors, or when the segment just before $c$ is too full and the
-        job is too long to end before $c$.
+        Complexity: $O(\\log k + m)$, $m$ breakpoints in $[t, c)$. Two
+        shortcuts skip the scan: no instant before $c$ has `procs` free
+        processors (one C-speed maximum); or the segments just before $c$ are
+        too full, so a window must end before them, and the job is too long
+        for that.
 
         Examples
         --------
@@ -395,11 +396,18 @@ class ProfileEditor:
         counts = self._free[first:last]
         if max(counts) < procs:
             return current  # never enough free processors before it
-        if counts[-1] < procs and duration >= current - t:
-            return current  # cannot reach `current`, nor end before it
+        end = len(counts)
+        if counts[-1] < procs:
+            # No window reaches `current`: one must end before the too-full
+            # segments just before it, at `limit`.
+            while counts[end - 1] < procs:
+                end -= 1
+            limit = times[first + end]
+            if duration > limit - t:
+                return current
         candidate = t
         blocked = False
-        for point, count in zip(times[first:last], counts, strict=True):
+        for point, count in zip(times[first : first + end], counts[:end], strict=True):
             if count < procs:
                 if not blocked:
                     if point > candidate and point >= candidate + duration:
@@ -408,7 +416,9 @@ class ProfileEditor:
             elif blocked:
                 candidate = point
                 blocked = False
-        return current if blocked else candidate
+        if end < len(counts) and candidate + duration > limit:
+            return current
+        return candidate
 
     def _split(self, t: Time, low: int = 0) -> int:
         """Make `t` a breakpoint (same function, one more step); return its index."""

@@ -494,6 +494,8 @@ class BackfillModel:
             if first_new > 0:
                 if self.policy == "fcfs" or first_new == len(queue):
                     return
+                if min(job.procs for job in queue[first_new:]) > len(work.free):
+                    return  # none of them fits now
                 considered = (queue[0], *queue[first_new:])
         decision = self._decide(Snapshot(now, len(work.free), work.planned, considered))
         if decision.start:
