@@ -53,9 +53,7 @@ from __future__ import annotations
 from bisect import bisect_left, insort
 from collections.abc import Callable, Collection, Iterable
 from operator import attrgetter
-from typing import Any, Protocol
-
-import attrs
+from typing import Any, NamedTuple, Protocol
 
 from schedlib.backfill.policies import (
     Decision,
@@ -146,9 +144,10 @@ class ExcludedRecord(Protocol):
 _Running = tuple[Time, JobId, Time, int, tuple[int, ...], bool]
 
 
-@attrs.frozen(slots=True)
-class BackfillState:
+class BackfillState(NamedTuple):
     """The state of a backfilling run between two events (internal; no validators).
+
+    A named tuple: immutable, and the cheapest record to build once per event.
 
     Attributes
     ----------
@@ -219,18 +218,20 @@ class _Work:
     )
 
     def __init__(self, state: BackfillState) -> None:
-        self.arrived = state.arrived
-        self.queue = state.queue
-        self.reservations = state.reservations
-        self.running = state.running
-        self.planned = state.planned
-        self.free = state.free
-        self.profile = state.profile
-        self.head = state.head
-        self.released = state.released
-        self.changed = state.changed
-        self.timer = state.timer
-        self.finished = state.finished
+        (
+            self.arrived,
+            self.queue,
+            self.reservations,
+            self.running,
+            self.planned,
+            self.free,
+            self.profile,
+            self.head,
+            self.released,
+            self.changed,
+            self.timer,
+            self.finished,
+        ) = state
         self.log: list[JobEvent] = []
         self.events: list[Event] = []
 
