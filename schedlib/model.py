@@ -148,6 +148,10 @@ class EventKind(enum.Enum):
     and place.
     """
 
+    # Plain enum members compare by identity, so identity hashing is consistent
+    # with equality and skips Enum's Python-level __hash__ (hot in every run).
+    __hash__ = object.__hash__
+
     SUBMIT = "submit"
     """The job enters the system."""
     ASSIGN = "assign"
@@ -182,6 +186,8 @@ class EventKind(enum.Enum):
 
 class FinalState(enum.Enum):
     """How a job's life ended. Every job of a run ends in exactly one."""
+
+    __hash__ = object.__hash__  # as for EventKind
 
     COMPLETED = "completed"
     KILLED_AT_LIMIT = "killed_at_limit"
@@ -429,53 +435,51 @@ class RunRecord:
 
 
 def _derive_outcomes(jobs: tuple[Any, ...], log: tuple[JobEvent, ...]) -> tuple[JobOutcome, ...]:
-    # Accumulators per job: [start, end, state, reason, executed, place, pre, mig, fail]
-    acc: dict[JobId, list[Any]] = {job.id: [None, None, None, "", 0, (), 0, 0, 0] for job in jobs}
+    # Accumulators per job, in JobOutcome's field order after requested_time:
+    # [state, reason, start, end, executed, place, preemptions, migrations, failures]
+    acc: dict[JobId, list[Any]] = {job.id: [None, "", None, None, 0, (), 0, 0, 0] for job in jobs}
     open_segments: dict[tuple[JobId, int | None, tuple[int, ...]], Time] = {}
-    start_kind, complete_kind = EventKind.START, EventKind.COMPLETE
+    # Identity tests, most frequent kinds first: this loop sees every log entry.
+    submit_kind, start_kind, complete_kind = EventKind.SUBMIT, EventKind.START, EventKind.COMPLETE
+    completed = FinalState.COMPLETED
     for event in log:
+        kind = event.kind
+        if kind is submit_kind:
+            continue
         a = acc.get(event.job)
         if a is None:
             continue
-        kind = event.kind
         if kind is start_kind:
             open_segments[(event.job, event.task, event.place)] = event.time
-            if a[0] is None:
-                a[0] = event.time
+            if a[2] is None:
+                a[2] = event.time
             a[5] = event.place
             continue
         if kind in _SEGMENT_ENDS:
             began = open_segments.pop((event.job, event.task, event.place), None)
             if began is not None:
                 a[4] += event.time - began
+            if kind is complete_kind:
+                if event.task is None:
+                    a[3], a[0], a[1] = event.time, completed, event.detail
+                continue
         if kind is EventKind.PREEMPT:
             a[6] += 1
         elif kind is EventKind.MIGRATE:
             a[7] += 1
         elif kind is EventKind.FAIL:
             a[8] += 1
-        if kind in TERMINAL_STATES and not (kind is complete_kind and event.task is not None):
-            a[1] = event.time
-            a[2] = TERMINAL_STATES[kind]
-            a[3] = event.detail
-    outcomes = []
-    for job in jobs:
-        a = acc[job.id]
-        outcomes.append(
+        elif kind in TERMINAL_STATES:
+            a[3], a[0], a[1] = event.time, TERMINAL_STATES[kind], event.detail
+    return tuple(
+        [
             JobOutcome(
-                job=job.id,
-                submit=job.submit,
-                procs=getattr(job, "procs", 1),
-                requested_time=getattr(job, "requested_time", None),
-                state=a[2],
-                reason=a[3],
-                start=a[0],
-                end=a[1],
-                executed=a[4],
-                place=a[5],
-                preemptions=a[6],
-                migrations=a[7],
-                failures=a[8],
+                job.id,
+                job.submit,
+                getattr(job, "procs", 1),
+                getattr(job, "requested_time", None),
+                *acc[job.id],
             )
-        )
-    return tuple(outcomes)
+            for job in jobs
+        ]
+    )

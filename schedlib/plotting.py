@@ -2,7 +2,11 @@
 
 Examples
 --------
->>> plt = pyplot()  # doctest: +SKIP
+With the `plot` extra installed:
+
+>>> plt = pyplot()
+>>> plt.__name__, plt.get_backend().lower()
+('matplotlib.pyplot', 'agg')
 """
 
 from __future__ import annotations

@@ -34,6 +34,7 @@ from schedlib.backfill.policies import (
     fcfs,
     shadow_time,
 )
+from schedlib.backfill.processors import FreeProcessors
 from schedlib.backfill.profile import Profile, ProfileEditor
 from schedlib.backfill.simulation import (
     POLICIES,
@@ -49,6 +50,7 @@ __all__ = [
     "BackfillState",
     "Decision",
     "ExcludedRecord",
+    "FreeProcessors",
     "Plan",
     "PlanDecision",
     "Profile",

@@ -65,6 +65,7 @@ from schedlib.backfill.policies import (
     easy,
     fcfs,
 )
+from schedlib.backfill.processors import FreeProcessors
 from schedlib.backfill.profile import Profile
 from schedlib.engine import Event, Phase, Step, simulate
 from schedlib.errors import InvalidValueError
@@ -165,7 +166,7 @@ class BackfillState(NamedTuple):
         FCFS and EASY: `(planned end, procs, id)` of the running jobs, sorted;
         empty for conservative (its profile holds them).
     free
-        Free processor ids, ascending.
+        Free processor ids (lowest first is the placement rule).
     profile
         Conservative: the availability profile (running jobs and
         reservations); else `None`.
@@ -188,7 +189,7 @@ class BackfillState(NamedTuple):
     reservations: tuple[Time, ...]
     running: tuple[_Running, ...]
     planned: tuple[tuple[Time, int, JobId], ...]
-    free: tuple[int, ...]
+    free: FreeProcessors
     profile: Profile | None
     head: tuple[JobId, Time] | None
     released: tuple[tuple[Time, int], ...]
@@ -359,7 +360,7 @@ class BackfillModel:
         origin = self._submit[0] if self._submit else 0
         profile = Profile.idle(capacity, origin) if self.policy == "conservative" else None
         return BackfillState(
-            0, (), (), (), (), tuple(range(capacity)), profile, None, (), False, None, 0
+            0, (), (), (), (), FreeProcessors.idle(capacity), profile, None, (), False, None, 0
         )
 
     def initial_events(self) -> list[Event]:
@@ -452,7 +453,7 @@ class BackfillModel:
             else:
                 log.append(JobEvent(now, job_id, _COMPLETE, place))
             freed.extend(place)
-        work.free = tuple(sorted(work.free + tuple(freed)))
+        work.free = work.free.give_back(tuple(sorted(freed)))
         work.finished += k
         work.changed = True
         if self.policy != "conservative":
@@ -495,10 +496,10 @@ class BackfillModel:
             if first_new > 0:
                 if self.policy == "fcfs" or first_new == len(queue):
                     return
-                if min(job.procs for job in queue[first_new:]) > len(work.free):
+                if min(job.procs for job in queue[first_new:]) > work.free.count:
                     return  # none of them fits now
                 considered = (queue[0], *queue[first_new:])
-        decision = self._decide(Snapshot(now, len(work.free), work.planned, considered))
+        decision = self._decide(Snapshot(now, work.free.count, work.planned, considered))
         if decision.start:
             self._start(work, now, decision.start)
             positions = decision.positions
@@ -549,17 +550,14 @@ class BackfillModel:
         runtime = self._runtime
         for job in jobs:
             procs = job.procs
-            place = free[:procs]
-            if len(place) < procs:  # pragma: no cover - guards the model's consistency
-                raise RuntimeError(
-                    f"internal error: job {job.id} starts at t={now} on {procs} processors "
-                    f"but only {len(place)} are free"
-                )
+            try:
+                place, free = free.take(procs)
+            except ValueError as error:  # pragma: no cover - guards the model's consistency
+                raise RuntimeError(f"internal error: job {job.id} at t={now}: {error}") from None
             requested = job.requested_time
             actual = runtime[job.id]
             killed = actual > requested
             log.append(JobEvent(now, job.id, _START, place))
-            free = free[procs:]
             end = now + (requested if killed else actual)
             planned_end = now + requested
             entry = (end, job.id, planned_end, procs, place, killed)

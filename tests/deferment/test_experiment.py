@@ -135,7 +135,6 @@ def test_cli_bad_syntax_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_plot(tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
     rows = reproduce(ExperimentSettings(trials=1, jobs=2, tasks=3, processors=2), workers=1)
     target = tmp_path / "deferment.png"
     plot(rows, str(target))

@@ -1,0 +1,51 @@
+"""FreeProcessors (ranges of free ids) against a plain sorted-set reference."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from schedlib.backfill.processors import FreeProcessors
+
+
+def _well_formed(free: FreeProcessors) -> None:
+    assert free.count == sum(hi - lo for lo, hi in free.ranges)
+    for lo, hi in free.ranges:
+        assert lo < hi
+    for (_, end), (start, _) in zip(free.ranges, free.ranges[1:], strict=False):
+        assert end < start  # disjoint and not touching: merged
+
+
+@given(
+    capacity=st.integers(0, 40),
+    operations=st.lists(st.tuples(st.booleans(), st.integers(0, 40)), max_size=40),
+)
+def test_take_and_give_back_match_a_sorted_set(
+    capacity: int, operations: list[tuple[bool, int]]
+) -> None:
+    free = FreeProcessors.idle(capacity)
+    reference = set(range(capacity))
+    held: list[tuple[int, ...]] = []
+    for take, amount in operations:
+        if take and amount <= len(reference):
+            place, free = free.take(amount)
+            assert place == tuple(sorted(reference)[:amount])  # lowest ids first
+            reference -= set(place)
+            held.append(place)
+        elif held:
+            place = held.pop(amount % len(held))
+            free = free.give_back(place)
+            reference |= set(place)
+        _well_formed(free)
+        assert free.ids() == tuple(sorted(reference))
+
+
+def test_taking_too_many_names_the_counts() -> None:
+    with pytest.raises(ValueError, match="cannot take 5 processors: only 4 are free"):
+        FreeProcessors.idle(4).take(5)
+
+
+def test_giving_back_a_free_id_is_an_error() -> None:
+    with pytest.raises(ValueError, match="processor 2 is given back but already free"):
+        FreeProcessors.idle(4).give_back((2,))
