@@ -15,10 +15,10 @@ Examples
 >>> free = FreeProcessors.idle(8)
 >>> place, free = free.take(3)
 >>> place, free
-((0, 1, 2), FreeProcessors(count=5, ranges=((3, 8),)))
+((0, 1, 2), FreeProcessors(size=5, ranges=((3, 8),)))
 >>> other, free = free.take(2)
 >>> free.give_back(place)
-FreeProcessors(count=6, ranges=((0, 3), (5, 8)))
+FreeProcessors(size=6, ranges=((0, 3), (5, 8)))
 """
 
 from __future__ import annotations
@@ -29,21 +29,21 @@ __all__ = ["FreeProcessors"]
 
 
 class FreeProcessors(NamedTuple):
-    """Free processor ids: `count` of them, in ascending disjoint `ranges`.
+    """Free processor ids: `size` of them, in ascending disjoint `ranges`.
 
     A named tuple, immutable, rebuilt on each change (cheap: it holds the
     fragments, not the ids).
 
     Attributes
     ----------
-    count
+    size
         Number of free processors, $\\sum (hi - lo)$.
     ranges
         Half-open `(lo, hi)` ranges, ascending, neither overlapping nor
         touching (touching ranges are merged).
     """
 
-    count: int
+    size: int
     ranges: tuple[tuple[int, int], ...]
 
     @classmethod
@@ -53,9 +53,9 @@ class FreeProcessors(NamedTuple):
         Examples
         --------
         >>> FreeProcessors.idle(4)
-        FreeProcessors(count=4, ranges=((0, 4),))
+        FreeProcessors(size=4, ranges=((0, 4),))
         >>> FreeProcessors.idle(0)
-        FreeProcessors(count=0, ranges=())
+        FreeProcessors(size=0, ranges=())
         """
         return cls(capacity, ((0, capacity),) if capacity > 0 else ())
 
@@ -80,15 +80,15 @@ class FreeProcessors(NamedTuple):
         Examples
         --------
         >>> FreeProcessors(4, ((0, 1), (4, 7))).take(2)
-        ((0, 4), FreeProcessors(count=2, ranges=((5, 7),)))
+        ((0, 4), FreeProcessors(size=2, ranges=((5, 7),)))
         """
-        if procs > self.count:
-            raise ValueError(f"cannot take {procs} processors: only {self.count} are free")
+        if procs > self.size:
+            raise ValueError(f"cannot take {procs} processors: only {self.size} are free")
         ranges = self.ranges
         lo, hi = ranges[0] if ranges else (0, 0)
         if hi - lo >= procs:  # the common case: one fragment suffices
             rest = ranges[1:] if hi - lo == procs else ((lo + procs, hi), *ranges[1:])
-            return tuple(range(lo, lo + procs)), FreeProcessors(self.count - procs, rest)
+            return tuple(range(lo, lo + procs)), FreeProcessors(self.size - procs, rest)
         place: list[int] = []
         need = procs
         k = 0
@@ -97,12 +97,12 @@ class FreeProcessors(NamedTuple):
             if hi - lo > need:
                 place.extend(range(lo, lo + need))
                 return tuple(place), FreeProcessors(
-                    self.count - procs, ((lo + need, hi), *ranges[k + 1 :])
+                    self.size - procs, ((lo + need, hi), *ranges[k + 1 :])
                 )
             place.extend(range(lo, hi))
             need -= hi - lo
             k += 1
-        return tuple(place), FreeProcessors(self.count - procs, ranges[k:])
+        return tuple(place), FreeProcessors(self.size - procs, ranges[k:])
 
     def give_back(self, place: tuple[int, ...]) -> FreeProcessors:
         """Free the ids of `place` (ascending, none of them free now).
@@ -110,7 +110,7 @@ class FreeProcessors(NamedTuple):
         Examples
         --------
         >>> FreeProcessors(2, ((0, 1), (5, 6))).give_back((1, 2, 3, 4))
-        FreeProcessors(count=6, ranges=((0, 6),))
+        FreeProcessors(size=6, ranges=((0, 6),))
         """
         if not place:
             return self
@@ -130,4 +130,4 @@ class FreeProcessors(NamedTuple):
                 merged[-1] = (merged[-1][0], end)
             else:
                 merged.append((start, end))
-        return FreeProcessors(self.count + len(place), tuple(merged))
+        return FreeProcessors(self.size + len(place), tuple(merged))

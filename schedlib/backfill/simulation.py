@@ -496,10 +496,10 @@ class BackfillModel:
             if first_new > 0:
                 if self.policy == "fcfs" or first_new == len(queue):
                     return
-                if min(job.procs for job in queue[first_new:]) > work.free.count:
+                if min(job.procs for job in queue[first_new:]) > work.free.size:
                     return  # none of them fits now
                 considered = (queue[0], *queue[first_new:])
-        decision = self._decide(Snapshot(now, work.free.count, work.planned, considered))
+        decision = self._decide(Snapshot(now, work.free.size, work.planned, considered))
         if decision.start:
             self._start(work, now, decision.start)
             positions = decision.positions

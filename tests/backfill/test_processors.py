@@ -10,7 +10,7 @@ from schedlib.backfill.processors import FreeProcessors
 
 
 def _well_formed(free: FreeProcessors) -> None:
-    assert free.count == sum(hi - lo for lo, hi in free.ranges)
+    assert free.size == sum(hi - lo for lo, hi in free.ranges)
     for lo, hi in free.ranges:
         assert lo < hi
     for (_, end), (start, _) in zip(free.ranges, free.ranges[1:], strict=False):
