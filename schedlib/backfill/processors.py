@@ -6,26 +6,32 @@ documented, deterministic tie-break; the placement is what the run record's
 sorted tuple of single ids costs $O(P)$ per start and per completion, which is
 fine for the 128 processors of SDSC-SP2 but not for the 93,312 cores of
 CEA-Curie. Here the free ids are a tuple of disjoint, non-adjacent half-open
-ranges `(lo, hi)`, ascending, with their total count: taking and giving back
-cost $O(f + k)$ for $f$ fragments and a job of $k$ processors, and $f$ stays
-small because jobs take the lowest ids.
+ranges `(lo, hi)`, ascending, with their total count. A job keeps the ranges
+it took: taking and giving back cost $O(f)$ for $f$ fragments (small, because
+jobs take the lowest ids), and only the job's id tuple for the log costs
+$O(k)$ for $k$ processors, built by C-level `range` expansion.
 
 Examples
 --------
 >>> free = FreeProcessors.idle(8)
->>> place, free = free.take(3)
->>> place, free
-((0, 1, 2), FreeProcessors(size=5, ranges=((3, 8),)))
->>> other, free = free.take(2)
->>> free.give_back(place)
+>>> first, free = free.take(3)
+>>> first, ids_of(first), free
+(((0, 3),), (0, 1, 2), FreeProcessors(size=5, ranges=((3, 8),)))
+>>> second, free = free.take(2)
+>>> free.give_back(first)
 FreeProcessors(size=6, ranges=((0, 3), (5, 8)))
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from itertools import chain
 from typing import NamedTuple
 
-__all__ = ["FreeProcessors"]
+__all__ = ["FreeProcessors", "Ranges", "ids_of"]
+
+Ranges = tuple[tuple[int, int], ...]
+"""Half-open `(lo, hi)` ranges of processor ids."""
 
 
 class FreeProcessors(NamedTuple):
@@ -44,7 +50,7 @@ class FreeProcessors(NamedTuple):
     """
 
     size: int
-    ranges: tuple[tuple[int, int], ...]
+    ranges: Ranges
 
     @classmethod
     def idle(cls, capacity: int) -> FreeProcessors:
@@ -67,10 +73,10 @@ class FreeProcessors(NamedTuple):
         >>> FreeProcessors(3, ((0, 1), (4, 6))).ids()
         (0, 4, 5)
         """
-        return tuple(i for lo, hi in self.ranges for i in range(lo, hi))
+        return ids_of(self.ranges)
 
-    def take(self, procs: int) -> tuple[tuple[int, ...], FreeProcessors]:
-        """The `procs` lowest free ids, and what stays free.
+    def take(self, procs: int) -> tuple[Ranges, FreeProcessors]:
+        """The ranges of the `procs` lowest free ids, and what stays free.
 
         Raises
         ------
@@ -79,55 +85,53 @@ class FreeProcessors(NamedTuple):
 
         Examples
         --------
-        >>> FreeProcessors(4, ((0, 1), (4, 7))).take(2)
-        ((0, 4), FreeProcessors(size=2, ranges=((5, 7),)))
+        >>> taken, rest = FreeProcessors(4, ((0, 1), (4, 7))).take(2)
+        >>> taken, ids_of(taken), rest
+        (((0, 1), (4, 5)), (0, 4), FreeProcessors(size=2, ranges=((5, 7),)))
         """
         if procs > self.size:
             raise ValueError(f"cannot take {procs} processors: only {self.size} are free")
         ranges = self.ranges
-        lo, hi = ranges[0] if ranges else (0, 0)
-        if hi - lo >= procs:  # the common case: one fragment suffices
-            rest = ranges[1:] if hi - lo == procs else ((lo + procs, hi), *ranges[1:])
-            return tuple(range(lo, lo + procs)), FreeProcessors(self.size - procs, rest)
-        place: list[int] = []
         need = procs
         k = 0
         while need:
             lo, hi = ranges[k]
             if hi - lo > need:
-                place.extend(range(lo, lo + need))
-                return tuple(place), FreeProcessors(
-                    self.size - procs, ((lo + need, hi), *ranges[k + 1 :])
-                )
-            place.extend(range(lo, hi))
+                taken = (*ranges[:k], (lo, lo + need))
+                return taken, FreeProcessors(self.size - procs, ((lo + need, hi), *ranges[k + 1 :]))
             need -= hi - lo
             k += 1
-        return tuple(place), FreeProcessors(self.size - procs, ranges[k:])
+        return ranges[:k], FreeProcessors(self.size - procs, ranges[k:])
 
-    def give_back(self, place: tuple[int, ...]) -> FreeProcessors:
-        """Free the ids of `place` (ascending, none of them free now).
+    def give_back(self, ranges: Iterable[tuple[int, int]]) -> FreeProcessors:
+        """Free the ids of `ranges` (none of them free now).
 
         Examples
         --------
-        >>> FreeProcessors(2, ((0, 1), (5, 6))).give_back((1, 2, 3, 4))
+        >>> FreeProcessors(2, ((0, 1), (5, 6))).give_back([(1, 3), (3, 5)])
         FreeProcessors(size=6, ranges=((0, 6),))
         """
-        if not place:
-            return self
-        runs: list[tuple[int, int]] = []
-        lo = previous = place[0]
-        for i in place[1:]:
-            if i != previous + 1:
-                runs.append((lo, previous + 1))
-                lo = i
-            previous = i
-        runs.append((lo, previous + 1))
         merged: list[tuple[int, int]] = []
-        for start, end in sorted(self.ranges + tuple(runs)):
+        for start, end in sorted((*self.ranges, *ranges)):
             if merged and merged[-1][1] >= start:
                 if merged[-1][1] > start:
                     raise ValueError(f"processor {start} is given back but already free")
                 merged[-1] = (merged[-1][0], end)
             else:
                 merged.append((start, end))
-        return FreeProcessors(self.size + len(place), tuple(merged))
+        size = sum(hi - lo for lo, hi in merged)
+        return FreeProcessors(size, tuple(merged))
+
+
+def ids_of(ranges: Ranges) -> tuple[int, ...]:
+    """Every id of `ranges`, in their order.
+
+    Examples
+    --------
+    >>> ids_of(((0, 2), (5, 6)))
+    (0, 1, 5)
+    """
+    if len(ranges) == 1:
+        lo, hi = ranges[0]
+        return tuple(range(lo, hi))
+    return tuple(chain.from_iterable(range(lo, hi) for lo, hi in ranges))

@@ -65,7 +65,7 @@ from schedlib.backfill.policies import (
     easy,
     fcfs,
 )
-from schedlib.backfill.processors import FreeProcessors
+from schedlib.backfill.processors import FreeProcessors, Ranges, ids_of
 from schedlib.backfill.profile import Profile
 from schedlib.engine import Event, Phase, Step, simulate
 from schedlib.errors import InvalidValueError
@@ -141,8 +141,8 @@ class ExcludedRecord(Protocol):
     def reason(self) -> str: ...
 
 
-# A running job: (actual end, id, planned end, procs, place, killed).
-_Running = tuple[Time, JobId, Time, int, tuple[int, ...], bool]
+# A running job: (actual end, id, planned end, procs, place, killed, ranges of place).
+_Running = tuple[Time, JobId, Time, int, tuple[int, ...], bool, Ranges]
 
 
 class BackfillState(NamedTuple):
@@ -160,7 +160,8 @@ class BackfillState(NamedTuple):
         Conservative: each waiting job's reservation, parallel to `queue`;
         else empty.
     running
-        Running jobs as `(actual end, id, planned end, procs, place, killed)`,
+        Running jobs as `(actual end, id, planned end, procs, place, killed,
+        ranges)` (`ranges`: `place` as processor ranges),
         sorted by actual end.
     planned
         FCFS and EASY: `(planned end, procs, id)` of the running jobs, sorted;
@@ -446,25 +447,25 @@ class BackfillModel:
             return
         work.running = running[k:]
         log = work.log
-        freed: list[int] = []
-        for _, job_id, _, _, place, killed in running[:k]:
+        freed: list[tuple[int, int]] = []
+        for _, job_id, _, _, place, killed, ranges in running[:k]:
             if killed:
                 log.append(JobEvent(now, job_id, _KILL, place, detail=self._kill_detail(job_id)))
             else:
                 log.append(JobEvent(now, job_id, _COMPLETE, place))
-            freed.extend(place)
-        work.free = work.free.give_back(tuple(sorted(freed)))
+            freed.extend(ranges)
+        work.free = work.free.give_back(freed)
         work.finished += k
         work.changed = True
         if self.policy != "conservative":
             planned = list(work.planned)
-            for _, job_id, planned_end, procs, _, _ in running[:k]:
+            for _, job_id, planned_end, procs, _, _, _ in running[:k]:
                 del planned[bisect_left(planned, (planned_end, procs, job_id))]
             work.planned = tuple(planned)
         else:
             work.released = work.released + tuple(
                 (planned_end, procs)
-                for _, _, planned_end, procs, _, _ in running[:k]
+                for _, _, planned_end, procs, _, _, _ in running[:k]
                 if planned_end > now
             )
 
@@ -551,16 +552,17 @@ class BackfillModel:
         for job in jobs:
             procs = job.procs
             try:
-                place, free = free.take(procs)
+                ranges, free = free.take(procs)
             except ValueError as error:  # pragma: no cover - guards the model's consistency
                 raise RuntimeError(f"internal error: job {job.id} at t={now}: {error}") from None
             requested = job.requested_time
             actual = runtime[job.id]
             killed = actual > requested
+            place = ids_of(ranges)
             log.append(JobEvent(now, job.id, _START, place))
             end = now + (requested if killed else actual)
             planned_end = now + requested
-            entry = (end, job.id, planned_end, procs, place, killed)
+            entry = (end, job.id, planned_end, procs, place, killed, ranges)
             k = bisect_left(running, entry)
             if not (k < len(running) and running[k][0] == end) and not (
                 k > 0 and running[k - 1][0] == end

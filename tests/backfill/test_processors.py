@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from schedlib.backfill.processors import FreeProcessors
+from schedlib.backfill.processors import FreeProcessors, Ranges, ids_of
 
 
 def _well_formed(free: FreeProcessors) -> None:
@@ -26,17 +26,18 @@ def test_take_and_give_back_match_a_sorted_set(
 ) -> None:
     free = FreeProcessors.idle(capacity)
     reference = set(range(capacity))
-    held: list[tuple[int, ...]] = []
+    held: list[Ranges] = []
     for take, amount in operations:
         if take and amount <= len(reference):
-            place, free = free.take(amount)
+            taken, free = free.take(amount)
+            place = ids_of(taken)
             assert place == tuple(sorted(reference)[:amount])  # lowest ids first
             reference -= set(place)
-            held.append(place)
+            held.append(taken)
         elif held:
-            place = held.pop(amount % len(held))
-            free = free.give_back(place)
-            reference |= set(place)
+            taken = held.pop(amount % len(held))
+            free = free.give_back(taken)
+            reference |= set(ids_of(taken))
         _well_formed(free)
         assert free.ids() == tuple(sorted(reference))
 
@@ -48,4 +49,4 @@ def test_taking_too_many_names_the_counts() -> None:
 
 def test_giving_back_a_free_id_is_an_error() -> None:
     with pytest.raises(ValueError, match="processor 2 is given back but already free"):
-        FreeProcessors.idle(4).give_back((2,))
+        FreeProcessors.idle(4).give_back([(2, 3)])
