@@ -347,6 +347,7 @@ class BackfillModel:
             for r in self.records
         )
         self._runtime = {job.id: job.runtime for job in jobs}
+        self._ids = tuple(range(capacity))  # shared by every place tuple
         self._custom = decide is not None
         self._decide: Callable[[Snapshot], Decision] = decide or (
             easy if policy == "easy" else fcfs
@@ -558,7 +559,7 @@ class BackfillModel:
             requested = job.requested_time
             actual = runtime[job.id]
             killed = actual > requested
-            place = ids_of(ranges)
+            place = ids_of(ranges, self._ids)
             log.append(JobEvent(now, job.id, _START, place))
             end = now + (requested if killed else actual)
             planned_end = now + requested
