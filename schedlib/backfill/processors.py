@@ -24,6 +24,7 @@ FreeProcessors(size=6, ranges=((0, 3), (5, 8)))
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable
 from itertools import chain
 from typing import NamedTuple
@@ -89,38 +90,62 @@ class FreeProcessors(NamedTuple):
         >>> taken, ids_of(taken), rest
         (((0, 1), (4, 5)), (0, 4), FreeProcessors(size=2, ranges=((5, 7),)))
         """
-        if procs > self.size:
-            raise ValueError(f"cannot take {procs} processors: only {self.size} are free")
+        size = self.size
+        if procs > size:
+            raise ValueError(f"cannot take {procs} processors: only {size} are free")
         ranges = self.ranges
+        if procs <= 0:
+            return (), self
+        lo, hi = ranges[0]
+        if hi - lo > procs:  # the common case: part of the first fragment
+            return ((lo, lo + procs),), FreeProcessors(
+                size - procs, ((lo + procs, hi), *ranges[1:])
+            )
         need = procs
         k = 0
         while need:
             lo, hi = ranges[k]
             if hi - lo > need:
                 taken = (*ranges[:k], (lo, lo + need))
-                return taken, FreeProcessors(self.size - procs, ((lo + need, hi), *ranges[k + 1 :]))
+                return taken, FreeProcessors(size - procs, ((lo + need, hi), *ranges[k + 1 :]))
             need -= hi - lo
             k += 1
-        return ranges[:k], FreeProcessors(self.size - procs, ranges[k:])
+        return ranges[:k], FreeProcessors(size - procs, ranges[k:])
 
     def give_back(self, ranges: Iterable[tuple[int, int]]) -> FreeProcessors:
         """Free the ids of `ranges` (none of them free now).
+
+        Each range is put in place by bisection and merged with the
+        fragments it touches.
+
+        Raises
+        ------
+        ValueError
+            If an id of `ranges` is already free.
 
         Examples
         --------
         >>> FreeProcessors(2, ((0, 1), (5, 6))).give_back([(1, 3), (3, 5)])
         FreeProcessors(size=6, ranges=((0, 6),))
         """
-        merged: list[tuple[int, int]] = []
-        for start, end in sorted((*self.ranges, *ranges)):
-            if merged and merged[-1][1] >= start:
-                if merged[-1][1] > start:
-                    raise ValueError(f"processor {start} is given back but already free")
-                merged[-1] = (merged[-1][0], end)
-            else:
-                merged.append((start, end))
-        size = sum(hi - lo for lo, hi in merged)
-        return FreeProcessors(size, tuple(merged))
+        free = self.ranges
+        size = self.size
+        for lo, hi in ranges:
+            if lo >= hi:
+                continue
+            k = bisect_left(free, (lo, hi))
+            before = free[k - 1] if k else None
+            after = free[k] if k < len(free) else None
+            if (before is not None and before[1] > lo) or (after is not None and after[0] < hi):
+                raise ValueError(f"processors {lo}..{hi - 1} are given back but some are free")
+            size += hi - lo
+            first, last = k, k
+            if before is not None and before[1] == lo:
+                first, lo = k - 1, before[0]
+            if after is not None and after[0] == hi:
+                last, hi = k + 1, after[1]
+            free = (*free[:first], (lo, hi), *free[last:])
+        return FreeProcessors(size, free)
 
 
 def ids_of(ranges: Ranges, table: tuple[int, ...] | None = None) -> tuple[int, ...]:
