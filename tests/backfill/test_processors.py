@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from schedlib.backfill.processors import FreeProcessors, Ranges, ids_of
@@ -18,9 +18,11 @@ def _well_formed(free: FreeProcessors) -> None:
 
 
 @given(
-    capacity=st.integers(0, 40),
-    operations=st.lists(st.tuples(st.booleans(), st.integers(0, 40)), max_size=40),
+    capacity=st.integers(0, 12),
+    operations=st.lists(st.tuples(st.booleans(), st.integers(0, 6)), max_size=30),
 )
+@example(capacity=8, operations=[(True, 3), (True, 2), (False, 0), (False, 0)])  # merge left
+@example(capacity=8, operations=[(True, 3), (True, 2), (False, 1), (False, 0)])  # merge right
 def test_take_and_give_back_match_a_sorted_set(
     capacity: int, operations: list[tuple[bool, int]]
 ) -> None:
