@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from schedlib.backfill.processors import FreeProcessors, Ranges, ids_of
@@ -17,6 +17,7 @@ def _well_formed(free: FreeProcessors) -> None:
         assert end < start  # disjoint and not touching: merged
 
 
+@settings(max_examples=400)  # cheap (about 1 ms each), and merges need a few steps
 @given(
     capacity=st.integers(0, 12),
     operations=st.lists(st.tuples(st.booleans(), st.integers(0, 6)), max_size=30),
