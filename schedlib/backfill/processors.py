@@ -11,6 +11,11 @@ it took: taking and giving back cost $O(f)$ for $f$ fragments (small, because
 jobs take the lowest ids), and only the job's id tuple for the log costs
 $O(k)$ for $k$ processors, built by C-level `range` expansion.
 
+References
+----------
+Seed 004 §2: rigid jobs on the $P$ identical processors of one site; the
+lowest-ids-first placement is this library's tie-break, not the paper's.
+
 Examples
 --------
 >>> free = FreeProcessors.idle(8)
@@ -28,6 +33,8 @@ from bisect import bisect_left
 from collections.abc import Iterable
 from itertools import chain
 from typing import NamedTuple
+
+from schedlib.errors import InvalidValueError
 
 __all__ = ["FreeProcessors", "Ranges", "ids_of"]
 
@@ -77,12 +84,17 @@ class FreeProcessors(NamedTuple):
         return ids_of(self.ranges)
 
     def take(self, procs: int) -> tuple[Ranges, FreeProcessors]:
-        """The ranges of the `procs` lowest free ids, and what stays free.
+        r"""The ranges of the `procs` lowest free ids, and what stays free.
 
         Raises
         ------
-        ValueError
-            If fewer than `procs` are free.
+        InvalidValueError
+            If `procs` is negative or more than are free.
+
+        Notes
+        -----
+        The taken ids are the $k$ smallest of the free set $F$:
+        $\{f \in F : |\{g \in F : g < f\}| < k\}$. Complexity: $O(f)$.
 
         Examples
         --------
@@ -91,10 +103,10 @@ class FreeProcessors(NamedTuple):
         (((0, 1), (4, 5)), (0, 4), FreeProcessors(size=2, ranges=((5, 7),)))
         """
         size = self.size
-        if procs > size:
-            raise ValueError(f"cannot take {procs} processors: only {size} are free")
+        if not 0 <= procs <= size:
+            raise InvalidValueError("procs", procs, f"must be between 0 and the {size} free")
         ranges = self.ranges
-        if procs <= 0:
+        if procs == 0:
             return (), self
         lo, hi = ranges[0]
         if hi - lo > procs:  # the common case: part of the first fragment
@@ -120,8 +132,14 @@ class FreeProcessors(NamedTuple):
 
         Raises
         ------
-        ValueError
+        InvalidValueError
             If an id of `ranges` is already free.
+
+        Notes
+        -----
+        $F' = F \\cup \bigcup_i [lo_i, hi_i)$, with touching ranges merged.
+        Complexity: $O(r \\cdot f)$ for $r$ ranges given back (each a bisection
+        and one tuple rebuild).
 
         Examples
         --------
@@ -137,7 +155,11 @@ class FreeProcessors(NamedTuple):
             before = free[k - 1] if k else None
             after = free[k] if k < len(free) else None
             if (before is not None and before[1] > lo) or (after is not None and after[0] < hi):
-                raise ValueError(f"processors {lo}..{hi - 1} are given back but some are free")
+                raise InvalidValueError(
+                    "ranges",
+                    (lo, hi),
+                    f"processors {lo}..{hi - 1} are not all in use",
+                )
             size += hi - lo
             first, last = k, k
             if before is not None and before[1] == lo:

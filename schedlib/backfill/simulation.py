@@ -554,7 +554,7 @@ class BackfillModel:
             procs = job.procs
             try:
                 ranges, free = free.take(procs)
-            except ValueError as error:  # pragma: no cover - guards the model's consistency
+            except InvalidValueError as error:  # pragma: no cover - guards the model's consistency
                 raise RuntimeError(f"internal error: job {job.id} at t={now}: {error}") from None
             requested = job.requested_time
             actual = runtime[job.id]

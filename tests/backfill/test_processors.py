@@ -7,6 +7,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from schedlib.backfill.processors import FreeProcessors, Ranges, ids_of
+from schedlib.errors import InvalidValueError
 
 
 def _well_formed(free: FreeProcessors) -> None:
@@ -45,11 +46,12 @@ def test_take_and_give_back_match_a_sorted_set(
         assert free.ids() == tuple(sorted(reference))
 
 
-def test_taking_too_many_names_the_counts() -> None:
-    with pytest.raises(ValueError, match="cannot take 5 processors: only 4 are free"):
-        FreeProcessors.idle(4).take(5)
+@pytest.mark.parametrize("procs", [5, -1])
+def test_taking_an_impossible_count_names_the_field_and_value(procs: int) -> None:
+    with pytest.raises(InvalidValueError, match=rf"procs = {procs}: must be between 0 and the 4"):
+        FreeProcessors.idle(4).take(procs)
 
 
 def test_giving_back_a_free_id_is_an_error() -> None:
-    with pytest.raises(ValueError, match=r"processors 2\.\.2 are given back but some are free"):
+    with pytest.raises(InvalidValueError, match=r"processors 2\.\.2 are not all in use"):
         FreeProcessors.idle(4).give_back([(2, 3)])
