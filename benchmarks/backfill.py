@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from schedlib.tables import FORMATS, render
+from schedlib.results.tables import FORMATS, render
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_TRACES = ROOT.parent / "shared" / "traces"

@@ -22,9 +22,9 @@ import os
 import resource
 import time
 
+from schedlib.execution.parallel import default_workers
 from schedlib.experiments.deferment import ExperimentSettings, algorithms, reproduce
-from schedlib.parallel import default_workers
-from schedlib.tables import jsonable, render
+from schedlib.results.tables import jsonable, render
 
 
 def _cpu_seconds() -> float:

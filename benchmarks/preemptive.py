@@ -20,7 +20,7 @@ import sys
 import time
 
 from schedlib.experiments.preemptive import DEFAULT_SCHEDULERS, Run, run_one
-from schedlib.tables import render
+from schedlib.results.tables import render
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(child(*args.child)))
         return 0
 
-    from schedlib.tables import render
+    from schedlib.results.tables import render
 
     load = os.getloadavg()
     print(

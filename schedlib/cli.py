@@ -25,7 +25,7 @@ from typing import Any
 from schedlib import __version__
 from schedlib.errors import SchedlibError
 from schedlib.experiments import REPRODUCTIONS
-from schedlib.tables import FORMATS, render, render_by
+from schedlib.results.tables import FORMATS, render, render_by
 
 __all__ = ["build_parser", "main"]
 
@@ -89,7 +89,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     workload = _load(args)
     record = run_policy(workload, args.policy, show_progress=True)
     if args.output:
-        from schedlib.export import write_record
+        from schedlib.results.export import write_record
 
         write_record(record, args.output)
     print(render([summary_row(workload, record)], args.format))

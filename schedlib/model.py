@@ -2,7 +2,7 @@
 
 Every type is a frozen attrs class: change goes through `attrs.evolve`, which
 runs the validators again. Types that only one algorithm family uses live in
-that family's module (e.g. availability patterns in `schedlib.availability`);
+that family's module (e.g. availability patterns in `schedlib.availability.patterns`);
 this module holds what every family shares.
 
 **Time.** Simulated time is a number of seconds, typed [`Time`][schedlib.model.Time]

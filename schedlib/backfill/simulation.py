@@ -622,7 +622,7 @@ def schedule(
         `SUBMIT` then `REJECT` or `LOG_CANCELLED` at its submit time.
     progress
         Optional callback `progress(now, events_handled)` (e.g. a
-        [`ProgressBar`][schedlib.progress.ProgressBar]).
+        [`ProgressBar`][schedlib.execution.progress.ProgressBar]).
     log_reservations
         Log `RESERVE` events (`at` = promised start) whenever a reservation
         is made or moves, so that the reservation invariants

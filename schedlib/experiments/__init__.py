@@ -1,7 +1,7 @@
 """Reproductions of the papers' experiments, one module per paper.
 
 Each module offers pure functions that return result rows (lists of flat
-dicts, rendered by [`schedlib.tables.render`][schedlib.tables.render]) and
+dicts, rendered by [`schedlib.results.tables.render`][schedlib.results.tables.render]) and
 plugs into the command line as `schedlib reproduce NAME` by defining:
 
 - `NAME`: the sub-command name;

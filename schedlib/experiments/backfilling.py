@@ -16,9 +16,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from schedlib.backfill import POLICIES, schedule
-from schedlib.metrics import summarize
+from schedlib.execution.progress import ProgressBar
 from schedlib.model import RunRecord
-from schedlib.progress import ProgressBar
+from schedlib.results.metrics import summarize
 from schedlib.workloads import Workload
 
 __all__ = ["compare", "run_policy", "summary_row"]
@@ -53,7 +53,7 @@ def summary_row(workload: Workload, record: RunRecord) -> dict[str, Any]:
     """One flat row of metrics for a run, naming the workload and machine size.
 
     The columns are `workload`, `processors`, `policy`, then every field of
-    [`Summary`][schedlib.metrics.Summary] but its algorithm name.
+    [`Summary`][schedlib.results.metrics.Summary] but its algorithm name.
     """
     summary = summarize(record).as_dict()
     policy = summary.pop("algorithm")

@@ -51,14 +51,15 @@ from typing import Any
 
 import attrs
 
-from schedlib.deferment import Deferment, Order, TaskSelection, overtaking_jobs
-from schedlib.desktopgrid import LoadModel, TaskJob, markov_grid
+from schedlib.deferment.desktopgrid import LoadModel, TaskJob, markov_grid
+from schedlib.deferment.farm import run_grid
+from schedlib.deferment.overtaking import overtaking_jobs
+from schedlib.deferment.selection import Deferment, Order, TaskSelection
 from schedlib.errors import InvalidValueError
+from schedlib.execution.parallel import parallel_map
+from schedlib.execution.progress import ProgressBar
 from schedlib.model import EventKind, RunRecord
-from schedlib.parallel import parallel_map
-from schedlib.progress import ProgressBar
-from schedlib.tables import render
-from schedlib.taskfarm import run_grid
+from schedlib.results.tables import render
 from schedlib.validation import at_least
 
 __all__ = [
@@ -221,8 +222,8 @@ def job_measures(record: RunRecord) -> dict[str, float]:
 
     Examples
     --------
-    >>> from schedlib.deferment import fifo
-    >>> from schedlib.desktopgrid import Processor, SpeedHistory
+    >>> from schedlib.deferment.selection import fifo
+    >>> from schedlib.deferment.desktopgrid import Processor, SpeedHistory
     >>> grid = [Processor(1, SpeedHistory.constant(1))]
     >>> record = run_grid([TaskJob(1, 0, (2,)), TaskJob(2, 1, (3,))], grid, fifo())
     >>> job_measures(record)["waiting"], job_measures(record)["total"]
@@ -334,7 +335,7 @@ def reproduce(
     Notes
     -----
     Trials are independent and spread over `workers` processes with
-    [`parallel_map`][schedlib.parallel.parallel_map]; the result does not
+    [`parallel_map`][schedlib.execution.parallel.parallel_map]; the result does not
     depend on the number of workers. Complexity: $O(R \\cdot A \\cdot I \\cdot
     E \\log E)$ for $R$ trials, $A$ algorithms, $I$ intervals and $E$ events
     per run.
@@ -373,7 +374,7 @@ def plot(rows: Sequence[dict[str, Any]], path: str) -> None:
     SchedlibError
         If matplotlib is missing (names the `plot` extra).
     """
-    from schedlib.plotting import pyplot
+    from schedlib.results.plotting import pyplot
 
     plt = pyplot()
     orders = ("fifo", "round_robin")

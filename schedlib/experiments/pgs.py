@@ -29,12 +29,16 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
-from schedlib.availability import AvailabilityPattern, ResourceAvailability, RestartDelay
+from schedlib.availability.grid import DEFAULT_QUEUE_LENGTH, BagJob, simulate_volatile_grid
+from schedlib.availability.patterns import (
+    AvailabilityPattern,
+    ResourceAvailability,
+    RestartDelay,
+)
 from schedlib.errors import InvalidValueError
-from schedlib.parallel import parallel_map
-from schedlib.tables import render
+from schedlib.execution.parallel import parallel_map
+from schedlib.results.tables import render
 from schedlib.validation import require
-from schedlib.volatile_grid import DEFAULT_QUEUE_LENGTH, BagJob, simulate_volatile_grid
 
 __all__ = [
     "LOWER_BOUND_MINUTES",
@@ -169,7 +173,7 @@ Item = tuple[int, str, int, int, str, str]
 def run_once(item: Item) -> dict[str, Any]:
     """One run: `(scenario, scheduler, seed, queue_length, order, resource_order)` -> measures.
 
-    Module-level so that [`parallel_map`][schedlib.parallel.parallel_map]
+    Module-level so that [`parallel_map`][schedlib.execution.parallel.parallel_map]
     can send it to worker processes.
 
     Returns
@@ -227,7 +231,7 @@ def reproduce(
         Submission order of the jobs (see `job_set`).
     resource_order
         `"rejoined"` or `"index"`: the order of the available resources (see
-        [`VolatileGridModel`][schedlib.volatile_grid.VolatileGridModel]).
+        [`VolatileGridModel`][schedlib.availability.grid.VolatileGridModel]).
     workers
         Processes to use (`None`: every CPU).
 
@@ -316,7 +320,7 @@ def plot(rows: Sequence[dict[str, Any]], path: str) -> None:
     SchedlibError
         If matplotlib is missing (names the `plot` extra).
     """
-    from schedlib.plotting import pyplot
+    from schedlib.results.plotting import pyplot
 
     plt = pyplot()
     scenarios = sorted({r["scenario"] for r in rows})

@@ -66,13 +66,13 @@ from typing import Any
 import attrs
 
 from schedlib.errors import InvalidValueError
-from schedlib.metrics import percentile
+from schedlib.execution.parallel import parallel_map
 from schedlib.model import EventKind, RunRecord
-from schedlib.multiresource import GridJob, GridNode
-from schedlib.node_grid import simulate_grid
-from schedlib.parallel import parallel_map
-from schedlib.tables import render
-from schedlib.topology import Topology, ring, similar_capability
+from schedlib.preemption.grid import simulate_grid
+from schedlib.preemption.resources import GridJob, GridNode
+from schedlib.preemption.topology import Topology, ring, similar_capability
+from schedlib.results.metrics import percentile
+from schedlib.results.tables import render
 from schedlib.validation import require
 
 __all__ = [
@@ -435,7 +435,7 @@ def reproduce(
     beta, seed, accuracy, overhead
         Fixed parameters.
     workers
-        Processes for [`parallel_map`][schedlib.parallel.parallel_map].
+        Processes for [`parallel_map`][schedlib.execution.parallel.parallel_map].
 
     Returns
     -------
@@ -515,7 +515,7 @@ def plot(results: Sequence[tuple[dict[str, Any], list[float]]], path: str) -> No
     SchedlibError
         If matplotlib is missing (the `plot` extra).
     """
-    from schedlib.plotting import pyplot
+    from schedlib.results.plotting import pyplot
 
     plt = pyplot()
     first = results[0][0]

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from schedlib.availability import (
+from schedlib.availability.patterns import (
     DELAY_RESOLUTION,
     AvailabilityPattern,
     ResourceAvailability,

@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schedlib.errors import InvalidValueError
-from schedlib.mapping import (
+from schedlib.availability.mapping import (
     Assignment,
     MappingDecision,
     PendingJob,
@@ -21,6 +20,7 @@ from schedlib.mapping import (
     time_left,
     unschedulable_reason,
 )
+from schedlib.errors import InvalidValueError
 from schedlib.testing.invariants import check_mapping_decision, check_time_left
 from schedlib.testing.strategies import scheduler_snapshots
 

@@ -11,15 +11,31 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from schedlib.availability import AvailabilityPattern, ResourceAvailability, RestartDelay
-from schedlib.errors import InvalidValueError, SimulationStuckError
-from schedlib.mapping import (
+from schedlib.availability.grid import (
+    FCFS,
+    PGS,
+    BagJob,
+    MappingPolicy,
+    RuntimeUpdate,
+    VolatileGridModel,
+    VolatileGridRun,
+    simulate_volatile_grid,
+    wasted_work,
+    with_estimate_errors,
+)
+from schedlib.availability.mapping import (
     MappingDecision,
     ResourceView,
     SchedulerSnapshot,
     map_pgs,
     unschedulable_reason,
 )
+from schedlib.availability.patterns import (
+    AvailabilityPattern,
+    ResourceAvailability,
+    RestartDelay,
+)
+from schedlib.errors import InvalidValueError, SimulationStuckError
 from schedlib.model import EventKind
 from schedlib.testing.invariants import (
     check_capacity,
@@ -34,18 +50,6 @@ from schedlib.testing.invariants import (
 )
 from schedlib.testing.strategies import volatile_grids
 from schedlib.testing.strategies.availability import VolatileGrid
-from schedlib.volatile_grid import (
-    FCFS,
-    PGS,
-    BagJob,
-    MappingPolicy,
-    RuntimeUpdate,
-    VolatileGridModel,
-    VolatileGridRun,
-    simulate_volatile_grid,
-    wasted_work,
-    with_estimate_errors,
-)
 
 BUDGET = 50_000
 """Engine events allowed per small run: a run that needs more is looping."""
@@ -465,6 +469,6 @@ def test_decisions_that_cannot_be_applied_are_errors(decision, message: str) -> 
 
 
 def _a(job: int, resource: int):  # type: ignore[no-untyped-def]
-    from schedlib.mapping import Assignment
+    from schedlib.availability.mapping import Assignment
 
     return Assignment(job, resource)

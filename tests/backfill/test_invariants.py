@@ -2,7 +2,7 @@
 
 Property tests run each policy on hypothesis workloads (exact estimates, early
 completions, and jobs killed at their limit) and apply every checker of
-`schedlib.testing.invariants.backfilling` plus the common ones.
+`schedlib.testing.invariants.backfill` plus the common ones.
 
 The broken variants below are plain decision functions (or record
 transformations) plugged into the real engine model through

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from schedlib.backfill import POLICIES, BackfillModel, easy, schedule
 from schedlib.engine import simulate
 from schedlib.errors import InvalidValueError
-from schedlib.export import job_rows
 from schedlib.model import Cluster, EventKind, FinalState, Job
+from schedlib.results.export import job_rows
 from schedlib.testing.invariants import check_backfilling_run
 from schedlib.testing.strategies import parallel_instances
 

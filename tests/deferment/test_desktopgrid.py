@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from schedlib.desktopgrid import (
+from schedlib.deferment.desktopgrid import (
     LoadModel,
     MarkovSpeedHistory,
     Processor,

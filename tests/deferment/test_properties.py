@@ -24,11 +24,11 @@ from schedlib.deferment import (
     overtaking_jobs,
     round_robin,
 )
-from schedlib.desktopgrid import Processor, SpeedHistory, TaskJob
+from schedlib.deferment.desktopgrid import Processor, SpeedHistory, TaskJob
+from schedlib.deferment.farm import FarmState, Instance, TaskFarm, run_grid
 from schedlib.engine import Event, Step
 from schedlib.errors import SimulationStuckError
 from schedlib.model import EventKind, JobEvent, RunRecord, Time
-from schedlib.taskfarm import FarmState, Instance, TaskFarm, run_grid
 from schedlib.testing.invariants import (
     check_capacity,
     check_deferment_respected,
@@ -212,7 +212,7 @@ def test_standard_algorithms_overtake(order: Order, replication: bool) -> None:
 
 def strict_c1(jobs: Sequence[JobProgress], job: JobProgress) -> bool:
     """BROKEN: C1 as `unallocated < B` (the selected task not counted): with B = 1, never."""
-    from schedlib.deferment import blocking_job
+    from schedlib.deferment.selection import blocking_job
 
     return job.unallocated < 1 and blocking_job(jobs, job) is not None
 

@@ -24,7 +24,7 @@ from schedlib.deferment import (
     select_tasks,
     validate_bound,
 )
-from schedlib.desktopgrid import TaskJob
+from schedlib.deferment.desktopgrid import TaskJob
 from schedlib.errors import InvalidValueError
 from schedlib.model import Time
 

@@ -7,12 +7,24 @@ import math
 import pytest
 from hypothesis import given
 
-from schedlib.deferment import Allocation, GridView, Selection, fifo, round_robin
-from schedlib.desktopgrid import MarkovSpeedHistory, Processor, SpeedHistory, TaskJob, finish_time
+from schedlib.deferment.desktopgrid import (
+    MarkovSpeedHistory,
+    Processor,
+    SpeedHistory,
+    TaskJob,
+    finish_time,
+)
+from schedlib.deferment.farm import TaskFarm, run_grid
+from schedlib.deferment.selection import (
+    Allocation,
+    GridView,
+    Selection,
+    fifo,
+    round_robin,
+)
 from schedlib.engine import simulate
 from schedlib.errors import InvalidValueError, SimulationStuckError
 from schedlib.model import EventKind, FinalState
-from schedlib.taskfarm import TaskFarm, run_grid
 from schedlib.testing.invariants import (
     check_capacity,
     check_every_job_accounted,

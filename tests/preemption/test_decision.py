@@ -13,8 +13,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, find, given, settings
 
 from schedlib.errors import InvalidValueError
-from schedlib.multiresource import fits, total
-from schedlib.preemption import (
+from schedlib.preemption.decision import (
     Contender,
     Decision,
     NodeSnapshot,
@@ -24,6 +23,7 @@ from schedlib.preemption import (
     schedule_fcfs_backfill,
     schedule_preemptive,
 )
+from schedlib.preemption.resources import fits, total
 from schedlib.testing.invariants import (
     check_decision,
     check_decision_valid,

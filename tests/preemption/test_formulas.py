@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from schedlib.errors import InvalidValueError
-from schedlib.migration import (
+from schedlib.preemption.decision import Contender
+from schedlib.preemption.migration import (
     NeighbourView,
     balance_measure,
     balance_pull,
@@ -23,11 +24,17 @@ from schedlib.migration import (
     queue_load,
     queue_load_vector,
 )
-from schedlib.multiresource import GridNode, fits, normalised, subtract
-from schedlib.preemption import Contender
-from schedlib.priority import overtake_delay, overtake_window, priority
+from schedlib.preemption.priority import overtake_delay, overtake_window, priority
+from schedlib.preemption.resources import GridNode, fits, normalised, subtract
+from schedlib.preemption.topology import (
+    Matchmaker,
+    Topology,
+    from_edges,
+    load_key,
+    ring,
+    similar_capability,
+)
 from schedlib.testing.strategies import grid_nodes, resource_vectors
-from schedlib.topology import Matchmaker, Topology, from_edges, load_key, ring, similar_capability
 
 shares = st.lists(st.floats(0, 1), min_size=1, max_size=4)
 

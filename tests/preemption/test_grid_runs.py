@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 
 from schedlib.errors import InvalidValueError
 from schedlib.model import EventKind
-from schedlib.multiresource import GridJob, GridNode, fits
-from schedlib.node_grid import GridModel, JobProgress, run_model, simulate_grid
-from schedlib.preemption import Decision, NodeSnapshot
+from schedlib.preemption.decision import Decision, NodeSnapshot
+from schedlib.preemption.grid import GridModel, JobProgress, run_model, simulate_grid
+from schedlib.preemption.resources import GridJob, GridNode, fits
+from schedlib.preemption.topology import ring
 from schedlib.testing.invariants import (
     check_decision,
     check_every_job_accounted,
@@ -23,7 +24,6 @@ from schedlib.testing.invariants import (
     check_progress_conserved,
 )
 from schedlib.testing.strategies import grids, topologies
-from schedlib.topology import ring
 
 MANY = settings(
     max_examples=300,
@@ -33,7 +33,7 @@ MANY = settings(
     phases=[Phase.generate],  # finding one failure is enough; no need to shrink
 )
 
-# alpha > beta with an overhead can thrash without progress (see schedlib.priority):
+# alpha > beta with an overhead can thrash without progress (see schedlib.preemption.priority):
 # alpha = 2 is only drawn without overhead.
 configs = st.fixed_dictionaries(
     {

@@ -1,4 +1,4 @@
-"""The starvation bound of schedlib.priority: it holds with alpha > 0, and alpha = 0 starves.
+"""The starvation bound of the priority formula: it holds with alpha > 0, and alpha = 0 starves.
 
 The adversarial input is a stream of short jobs that keeps one node busy
 (`busy_streams`): with shortest remaining time first (alpha = 0) the long
@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from schedlib.errors import InvalidValueError
-from schedlib.multiresource import GridJob, GridNode
-from schedlib.node_grid import simulate_grid
-from schedlib.priority import overtake_window, starvation_bound
+from schedlib.preemption.grid import simulate_grid
+from schedlib.preemption.priority import overtake_window, starvation_bound
+from schedlib.preemption.resources import GridJob, GridNode
 from schedlib.testing.invariants import check_decision, check_no_starvation
 from schedlib.testing.strategies import busy_streams
 
@@ -99,7 +99,7 @@ def test_bound_holds_across_nodes_with_preemption_overhead() -> None:
     nodes = [GridNode(0, (2,), 1.0), GridNode(1, (1,), 2.0)]
     jobs = [GridJob(0, 0, (2,), 400, 400)]
     jobs += [GridJob(i, 3 * i, (1,), 7, 7) for i in range(1, 120)]
-    from schedlib.topology import ring
+    from schedlib.preemption.topology import ring
 
     record = simulate_grid(jobs, nodes, alpha=0.5, overhead=2, topology=ring(2))
     check_no_starvation(record, nodes, alpha=0.5, beta=1.0, delta=5, overhead=2)

@@ -8,14 +8,14 @@ including yours.
 The checkers are grouped by model in submodules and all re-exported here:
 
 - `common`: every model (accounting, lifecycle, capacity).
-- `backfilling`: rigid parallel jobs on one cluster (EASY, conservative).
+- `backfill`: rigid parallel jobs on one cluster (EASY, conservative).
 - `availability`: resources with planned availability (PGS).
 - `preemption`: multi-resource nodes with preemption and migration.
 - `deferment`: multi-task jobs on a desktop grid (no overtaking).
 """
 
 from schedlib.testing.invariants.availability import *  # noqa: F403
-from schedlib.testing.invariants.backfilling import *  # noqa: F403
+from schedlib.testing.invariants.backfill import *  # noqa: F403
 from schedlib.testing.invariants.common import *  # noqa: F403
 from schedlib.testing.invariants.deferment import *  # noqa: F403
 from schedlib.testing.invariants.preemption import *  # noqa: F403

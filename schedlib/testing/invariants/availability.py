@@ -2,12 +2,12 @@
 
 Two levels:
 
-- *Decision level*: a [`SchedulerSnapshot`][schedlib.mapping.SchedulerSnapshot]
-  and the [`MappingDecision`][schedlib.mapping.MappingDecision] a mapping
+- *Decision level*: a [`SchedulerSnapshot`][schedlib.availability.mapping.SchedulerSnapshot]
+  and the [`MappingDecision`][schedlib.availability.mapping.MappingDecision] a mapping
   returned for it: [`check_mapping_decision`][schedlib.testing.invariants.check_mapping_decision],
   [`check_time_left`][schedlib.testing.invariants.check_time_left].
 - *Run level*: a [`RunRecord`][schedlib.model.RunRecord] plus the up periods
-  of the resources ([`VolatileGridRun.up_periods`][schedlib.volatile_grid.VolatileGridRun]):
+  of the resources ([`VolatileGridRun.up_periods`][schedlib.availability.grid.VolatileGridRun]):
   [`check_within_uptime`][schedlib.testing.invariants.check_within_uptime],
   [`check_no_failures`][schedlib.testing.invariants.check_no_failures],
   [`check_unschedulable_reported`][schedlib.testing.invariants.check_unschedulable_reported],
@@ -21,7 +21,7 @@ the runtime) from the record's workload, and the place of every event as
 
 Examples
 --------
->>> from schedlib.mapping import PendingJob, ResourceView, SchedulerSnapshot, map_fcfs, map_pgs
+>>> from schedlib.availability import PendingJob, ResourceView, SchedulerSnapshot, map_fcfs, map_pgs
 >>> snap = SchedulerSnapshot(0, (ResourceView(0, 50),), regular=(PendingJob(1, 60),))
 >>> check_time_left(snap, map_pgs(snap))
 >>> try:
@@ -36,8 +36,8 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable, Sequence
 
-from schedlib.availability import UpPeriod
-from schedlib.mapping import MappingDecision, SchedulerSnapshot
+from schedlib.availability.mapping import MappingDecision, SchedulerSnapshot
+from schedlib.availability.patterns import UpPeriod
 from schedlib.model import EventKind, JobEvent, JobId, RunRecord, Time
 from schedlib.testing.invariants.common import execution_segments, is_terminal
 
@@ -121,7 +121,7 @@ def check_time_left(
     left = {}
     for view in snapshot.resources:
         # tl = ru - (et_rj - el_rj) - sum(et_i), computed here independently of
-        # schedlib.mapping.time_left, so that a wrong formula there is caught.
+        # schedlib.availability.mapping.time_left, so that a wrong formula there is caught.
         tl = view.remaining_uptime
         if view.running is not None:
             tl -= view.running.estimate - view.elapsed

@@ -1,18 +1,18 @@
 """Checkers for multi-task jobs on a desktop grid (seed 003: task deferment, replication).
 
 Run-level checkers take a [`RunRecord`][schedlib.model.RunRecord] whose
-workload jobs are [`TaskJob`][schedlib.desktopgrid.TaskJob]s (anything with
+workload jobs are [`TaskJob`][schedlib.deferment.desktopgrid.TaskJob]s (anything with
 `id`, `submit`, `tasks` and `size`) and whose log has task-level `START`,
 `COMPLETE` and `CANCEL` entries (`task=` the task index, `place=(processor,)`),
-as [`run_grid`][schedlib.taskfarm.run_grid] writes. One decision-level
+as [`run_grid`][schedlib.deferment.farm.run_grid] writes. One decision-level
 checker takes a scheduler's snapshot and decision. "Processors never run two
 instances at once" is [`check_capacity`][schedlib.testing.invariants.check_capacity].
 
 Examples
 --------
->>> from schedlib.deferment import fifo
->>> from schedlib.desktopgrid import Processor, SpeedHistory, TaskJob
->>> from schedlib.taskfarm import run_grid
+>>> from schedlib.deferment.selection import fifo
+>>> from schedlib.deferment.desktopgrid import Processor, SpeedHistory, TaskJob
+>>> from schedlib.deferment.farm import run_grid
 >>> stalls = Processor(4, SpeedHistory(times=(0, 20), speeds=(0, 4)))  # stalled until t=20
 >>> grid = [stalls, Processor(1, SpeedHistory.constant(1))]
 >>> jobs = [TaskJob(1, 0, (2, 2)), TaskJob(2, 1, (5,))]
@@ -31,8 +31,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from schedlib.deferment import GridView, JobProgress, Selection, overtaking_pairs
-from schedlib.desktopgrid import Processor, finish_time, work_done
+from schedlib.deferment.desktopgrid import Processor, finish_time, work_done
+from schedlib.deferment.overtaking import overtaking_pairs
+from schedlib.deferment.selection import GridView, JobProgress, Selection
 from schedlib.model import EventKind, FinalState, JobId, RunRecord, Time
 from schedlib.testing.invariants.common import execution_segments
 
@@ -52,7 +53,7 @@ def check_no_overtaking(record: RunRecord) -> None:
     Job $J$ overtakes $J'$ when $J'$ was submitted strictly earlier, is
     strictly smaller, and $J$ completed strictly first (a job that did not
     complete finishes "never"). See
-    [`overtakes`][schedlib.deferment.overtakes].
+    [`overtakes`][schedlib.deferment.overtaking.overtakes].
 
     Raises
     ------
@@ -213,9 +214,9 @@ def check_work_matches_speeds(
     """Each instance computes what its processor's speed allows, no more, no less.
 
     An instance closed by `COMPLETE` on processor $p$ over $[b, e)$ ends at
-    the brute-force [`finish_time`][schedlib.desktopgrid.finish_time]
+    the brute-force [`finish_time`][schedlib.deferment.desktopgrid.finish_time]
     $f_p(b, w)$ of its task's size $w$; a cancelled instance computed at most
-    $w$ ([`work_done`][schedlib.desktopgrid.work_done]). This checks the
+    $w$ ([`work_done`][schedlib.deferment.desktopgrid.work_done]). This checks the
     event-driven re-timing on speed changes against a direct walk of the
     speed pieces.
 
@@ -262,7 +263,7 @@ def check_deferment_respected(view: GridView, selection: Selection, bound: int) 
     distinct idle processor and a job of the view; an original (the job's
     next unallocated task) must not be one that task deferment defers at that
     point (conditions C1 and C2 with bound $B$, seed 003 §4, restated here
-    independently of [`must_defer`][schedlib.deferment.must_defer]); a
+    independently of [`must_defer`][schedlib.deferment.selection.must_defer]); a
     replica must be of a running task.
 
     Parameters
@@ -290,7 +291,7 @@ def check_deferment_respected(view: GridView, selection: Selection, bound: int) 
         assert index is not None, f"{allocation} names a job that is not in the view"
         progress = jobs[index]
         if allocation.task == progress.allocated:
-            # C1 and C2 restated independently of schedlib.deferment (a reference check)
+            # C1 and C2 restated independently of schedlib.deferment.selection (a reference check)
             c1 = progress.unallocated <= bound
             c2 = any(
                 other.job.submit < progress.job.submit and other.job.size < progress.job.size

@@ -2,18 +2,18 @@
 
 Two levels:
 
-- **decision level** — a [`NodeSnapshot`][schedlib.preemption.NodeSnapshot]
-  and the [`Decision`][schedlib.preemption.Decision] taken on it:
+- **decision level** — a [`NodeSnapshot`][schedlib.preemption.decision.NodeSnapshot]
+  and the [`Decision`][schedlib.preemption.decision.Decision] taken on it:
   [`check_decision_valid`][schedlib.testing.invariants.check_decision_valid],
   [`check_fill_maximal`][schedlib.testing.invariants.check_fill_maximal],
   [`check_preemptions_justified`][schedlib.testing.invariants.check_preemptions_justified],
   [`check_waiting_blocked`][schedlib.testing.invariants.check_waiting_blocked], and
   [`check_decision`][schedlib.testing.invariants.check_decision] running all four
   (usable as the `observer` of
-  [`simulate_grid`][schedlib.node_grid.simulate_grid]);
+  [`simulate_grid`][schedlib.preemption.grid.simulate_grid]);
 - **run level** — a [`RunRecord`][schedlib.model.RunRecord] whose places are
   `(node,)` and whose workload holds
-  [`GridJob`][schedlib.multiresource.GridJob]s, plus the nodes:
+  [`GridJob`][schedlib.preemption.resources.GridJob]s, plus the nodes:
   [`check_node_capacity`][schedlib.testing.invariants.check_node_capacity],
   [`check_migrations_start`][schedlib.testing.invariants.check_migrations_start],
   [`check_progress_conserved`][schedlib.testing.invariants.check_progress_conserved],
@@ -26,7 +26,7 @@ ones (`check_every_job_accounted`, `check_lifecycle`).
 
 Examples
 --------
->>> from schedlib.preemption import Contender, Decision, NodeSnapshot
+>>> from schedlib.preemption.decision import Contender, Decision, NodeSnapshot
 >>> snap = NodeSnapshot((2,), waiting=(Contender(1, (1,), 0.0, 0), Contender(2, (1,), -1.0, 0)))
 >>> check_decision(snap, Decision(start=(1, 2)))
 >>> check_fill_maximal(snap, Decision(start=(1,)))
@@ -43,16 +43,16 @@ from typing import Any
 
 from schedlib.errors import InvalidValueError
 from schedlib.model import EventKind, JobEvent, JobId, RunRecord, Time
-from schedlib.multiresource import GridNode, Vector, add, fits, total
-from schedlib.node_grid import BALANCE_DETAIL
-from schedlib.preemption import (
+from schedlib.preemption.decision import (
     Decision,
     NodeSnapshot,
     apply_decision,
     free_vector,
     progress_made,
 )
-from schedlib.priority import overtake_window, starvation_bound
+from schedlib.preemption.grid import BALANCE_DETAIL
+from schedlib.preemption.priority import overtake_window, starvation_bound
+from schedlib.preemption.resources import GridNode, Vector, add, fits, total
 from schedlib.testing.invariants.common import Segment, execution_segments
 
 __all__ = [
@@ -93,7 +93,7 @@ def check_decision_valid(snapshot: NodeSnapshot, decision: Decision) -> None:
 
     Examples
     --------
-    >>> from schedlib.preemption import Contender, Decision, NodeSnapshot
+    >>> from schedlib.preemption.decision import Contender, Decision, NodeSnapshot
     >>> snap = NodeSnapshot((1,), waiting=(Contender(1, (1,), 0.0, 0), Contender(2, (1,), 0.0, 0)))
     >>> check_decision_valid(snap, Decision(start=(1, 2)))
     Traceback (most recent call last):
@@ -458,7 +458,7 @@ def check_no_starvation(
     overhead: Time = 0.0,
     tolerance: float = 1e-6,
 ) -> None:
-    """Every waiting spell is at most the starvation bound of `schedlib.priority`.
+    """Every waiting spell is at most the starvation bound of `schedlib.preemption.priority`.
 
     For a spell of job $J$ on a node of speed $s$, from $b$ (arrival or
     preemption) to its end (start or migration): $W_J(b)$ is $J$'s

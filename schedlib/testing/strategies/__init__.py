@@ -4,13 +4,24 @@ All strategies are valid by construction (no filtering), take keyword-only
 bounds checked up front, and say in their docstring what they shrink towards.
 They are grouped by model in submodules and all re-exported here:
 
-- `parallel`: rigid parallel jobs, workloads and clusters (backfilling).
+- `backfill`: rigid parallel jobs, workloads and clusters (backfilling).
 - `availability`: availability patterns and grid jobs (PGS).
-- `multiresource`: multi-resource nodes, jobs and topologies (preemption).
-- `desktopgrid`: multi-task jobs and adversarial speed histories (deferment).
+- `preemption`: multi-resource nodes, jobs and topologies (preemption).
+- `deferment`: multi-task jobs and adversarial speed histories (deferment).
+
+They need hypothesis (the `test` extra); without it, importing this package
+raises an `ImportError` that names the extra.
 """
 
+try:
+    import hypothesis  # noqa: F401
+except ImportError as error:  # pragma: no cover - exercised in a subprocess test
+    raise ImportError(
+        "schedlib.testing.strategies needs hypothesis, which is not installed; "
+        "install the 'test' extra: pip install 'schedlib[test]'"
+    ) from error
+
 from schedlib.testing.strategies.availability import *  # noqa: F403
-from schedlib.testing.strategies.desktopgrid import *  # noqa: F403
-from schedlib.testing.strategies.multiresource import *  # noqa: F403
-from schedlib.testing.strategies.parallel import *  # noqa: F403
+from schedlib.testing.strategies.backfill import *  # noqa: F403
+from schedlib.testing.strategies.deferment import *  # noqa: F403
+from schedlib.testing.strategies.preemption import *  # noqa: F403

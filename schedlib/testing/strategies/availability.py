@@ -23,11 +23,15 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from schedlib.availability import AvailabilityPattern, ResourceAvailability, RestartDelay
+from schedlib.availability.grid import BagJob
+from schedlib.availability.mapping import PendingJob, ResourceView, SchedulerSnapshot
+from schedlib.availability.patterns import (
+    AvailabilityPattern,
+    ResourceAvailability,
+    RestartDelay,
+)
 from schedlib.errors import InvalidValueError
-from schedlib.mapping import PendingJob, ResourceView, SchedulerSnapshot
 from schedlib.validation import require
-from schedlib.volatile_grid import BagJob
 
 __all__ = [
     "availability_patterns",

@@ -1,15 +1,15 @@
 """Event model of a grid of multi-resource nodes: local decisions, PUSH/PULL, queue balancing.
 
-[`GridModel`][schedlib.node_grid.GridModel] plugs into
+[`GridModel`][schedlib.preemption.grid.GridModel] plugs into
 [`schedlib.engine.simulate`][schedlib.engine.simulate];
-[`simulate_grid`][schedlib.node_grid.simulate_grid] runs it and returns a
+[`simulate_grid`][schedlib.preemption.grid.simulate_grid] runs it and returns a
 [`RunRecord`][schedlib.model.RunRecord].
 
 **What happens.** Each arriving job is placed by the
-[`Matchmaker`][schedlib.topology.Matchmaker] in the queue of a lightly loaded
+[`Matchmaker`][schedlib.preemption.topology.Matchmaker] in the queue of a lightly loaded
 node whose capacity covers it (a job no node can hold ends `UNSCHEDULABLE`
 at once, with the reason). A node takes a local decision
-([`schedule_preemptive`][schedlib.preemption.schedule_preemptive] or the
+([`schedule_preemptive`][schedlib.preemption.decision.schedule_preemptive] or the
 FCFS baseline) when a job arrives there, when one of its jobs completes, and
 at periodic ticks every $\\delta$ seconds (seed 000 §5.1); at ticks it then
 tries one PUSH of its best waiting job, one PULL and, if enabled, one
@@ -27,7 +27,7 @@ records the matchmaker's placement.
 from their last one: nodes whose own state or a neighbour's state changed
 since (with internode scheduling), and nodes where a waiting job's rising
 priority is about to pass a running job's
-([`overtake_delay`][schedlib.priority.overtake_delay]). Between such
+([`overtake_delay`][schedlib.preemption.priority.overtake_delay]). Between such
 moments a node's decision cannot change: two waiting jobs never swap ranks,
 running jobs' priorities rise at least as fast as waiting ones while their
 estimate lasts, and PUSH/PULL compare waiting priorities only. The ticks stop
@@ -45,7 +45,7 @@ Examples
 One single-core node; a long job runs when a short one arrives and preempts
 it; the long one resumes where it stopped:
 
->>> from schedlib.multiresource import GridJob, GridNode
+>>> from schedlib.preemption.resources import GridJob, GridNode
 >>> nodes = [GridNode(0, (1, 1024))]
 >>> jobs = [GridJob(1, 0, (1, 512), 1000, 1000), GridJob(2, 100, (1, 512), 50, 50)]
 >>> record = simulate_grid(jobs, nodes)
@@ -66,17 +66,8 @@ import attrs
 
 from schedlib.engine import Event, Phase, Step, simulate
 from schedlib.errors import InvalidValueError
-from schedlib.migration import (
-    NeighbourView,
-    balance_pull,
-    balance_push,
-    choose_pull_job,
-    choose_push_target,
-    pull_partners,
-)
 from schedlib.model import EventKind, JobEvent, JobId, RunRecord, Time
-from schedlib.multiresource import GridJob, GridNode, Vector, total
-from schedlib.preemption import (
+from schedlib.preemption.decision import (
     LOCAL_POLICIES,
     Contender,
     Decision,
@@ -86,8 +77,17 @@ from schedlib.preemption import (
     rank_key,
     time_to_finish,
 )
-from schedlib.priority import DEFAULT_ALPHA, DEFAULT_BETA, overtake_delay
-from schedlib.topology import LoadKey, Matchmaker, Topology, isolated, load_key
+from schedlib.preemption.migration import (
+    NeighbourView,
+    balance_pull,
+    balance_push,
+    choose_pull_job,
+    choose_push_target,
+    pull_partners,
+)
+from schedlib.preemption.priority import DEFAULT_ALPHA, DEFAULT_BETA, overtake_delay
+from schedlib.preemption.resources import GridJob, GridNode, Vector, total
+from schedlib.preemption.topology import LoadKey, Matchmaker, Topology, isolated, load_key
 from schedlib.validation import require
 
 __all__ = [
@@ -184,7 +184,7 @@ class GridState:
     Attributes
     ----------
     nodes
-        One [`NodeState`][schedlib.node_grid.NodeState] per node.
+        One [`NodeState`][schedlib.preemption.grid.NodeState] per node.
     keys
         The matchmaker's load key of every node.
     touched
@@ -436,7 +436,7 @@ class GridModel:
         -------
         JobProgress
             The waiting job: work and estimate reduced by the progress made
-            ([`progress_made`][schedlib.preemption.progress_made]), overhead
+            ([`progress_made`][schedlib.preemption.decision.progress_made]), overhead
             $c$ due at its next resume.
         """
         done = progress_made(now - p.since, speed, p.overhead)
@@ -772,7 +772,7 @@ def simulate_grid(
     max_events, progress
         Passed to [`simulate`][schedlib.engine.simulate].
     **options
-        The keyword options of [`GridModel`][schedlib.node_grid.GridModel]:
+        The keyword options of [`GridModel`][schedlib.preemption.grid.GridModel]:
         `policy`, `topology`, `alpha`, `beta`, `delta`, `overhead`, `push`,
         `pull`, `balance`, `exhaustive`, `observer`, `push_target`,
         `pull_job`.
@@ -805,7 +805,7 @@ def simulate_grid(
     --------
     A job too big for every node is reported, not dropped:
 
-    >>> from schedlib.multiresource import GridJob, GridNode
+    >>> from schedlib.preemption.resources import GridJob, GridNode
     >>> record = simulate_grid([GridJob(1, 0, (4, 1), 10, 10)], [GridNode(0, (2, 8))])
     >>> record.outcomes[0].state.value
     'unschedulable'
@@ -823,7 +823,7 @@ def run_model(
     max_events: int | None = None,
     progress: Callable[[Time, int], None] | None = None,
 ) -> RunRecord:
-    """Run a [`GridModel`][schedlib.node_grid.GridModel] to the end and record it.
+    """Run a [`GridModel`][schedlib.preemption.grid.GridModel] to the end and record it.
 
     Parameters
     ----------

@@ -1,7 +1,7 @@
 """Metrics of a finished run: functions of its record, never of engine internals.
 
 Per-job metrics take a [`JobOutcome`][schedlib.model.JobOutcome] and return
-`None` for a job that never ran. [`summarize`][schedlib.metrics.summarize]
+`None` for a job that never ran. [`summarize`][schedlib.results.metrics.summarize]
 aggregates a whole [`RunRecord`][schedlib.model.RunRecord].
 
 Notes
@@ -195,9 +195,9 @@ class Summary:
     mean_bounded_slowdown
         Mean bounded slowdown.
     utilisation
-        See [`utilisation`][schedlib.metrics.utilisation].
+        See [`utilisation`][schedlib.results.metrics.utilisation].
     makespan
-        See [`makespan`][schedlib.metrics.makespan].
+        See [`makespan`][schedlib.results.metrics.makespan].
     """
 
     algorithm: str
@@ -223,7 +223,7 @@ class Summary:
 
 
 def summarize(record: RunRecord, *, threshold: float = DEFAULT_BSLD_THRESHOLD) -> Summary:
-    """Aggregate a run record into a [`Summary`][schedlib.metrics.Summary].
+    """Aggregate a run record into a [`Summary`][schedlib.results.metrics.Summary].
 
     Parameters
     ----------

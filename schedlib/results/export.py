@@ -42,9 +42,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from schedlib.errors import InvalidValueError
-from schedlib.metrics import summarize
 from schedlib.model import FinalState, JobOutcome, RunRecord
-from schedlib.tables import jsonable
+from schedlib.results.metrics import summarize
+from schedlib.results.tables import jsonable
 
 __all__ = [
     "BATSIM_COLUMNS",
@@ -164,7 +164,7 @@ def write_json(record: RunRecord, stream: IO[str], *, events: bool = False) -> N
     """Write the run as one JSON object.
 
     The object has `algorithm`, `capacity`, `parameters`, `seed`, `summary`
-    (see [`summarize`][schedlib.metrics.summarize]) and `jobs` (the CSV rows);
+    (see [`summarize`][schedlib.results.metrics.summarize]) and `jobs` (the CSV rows);
     with `events=True` also the full log as `events`.
     """
     payload: dict[str, Any] = {

@@ -2,7 +2,7 @@
 
 Each takes a finished [`RunRecord`][schedlib.model.RunRecord] whose workload
 jobs have `id`, `submit`, `procs` and `requested_time` (and `runtime` for
-[`check_kill_at_limit`][schedlib.testing.invariants.backfilling.check_kill_at_limit]),
+[`check_kill_at_limit`][schedlib.testing.invariants.backfill.check_kill_at_limit]),
 returns `None` when the property holds, and raises `AssertionError` naming
 the job, the time and the reservation otherwise. Queue order is arrival
 order: submit time, then job id. A running job's *planned end* is its start

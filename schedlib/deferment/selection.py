@@ -1,7 +1,7 @@
 """Task deferment: multi-job task selection on a desktop grid with no job overtaking.
 
 Seed 003 (Mine et al.) §4. Several users submit jobs of independent tasks
-([`TaskJob`][schedlib.desktopgrid.TaskJob]) to one desktop grid whose
+([`TaskJob`][schedlib.deferment.desktopgrid.TaskJob]) to one desktop grid whose
 processors' speeds vary unpredictably. A job $J$ *overtakes* a job $J'$ when
 $J'$ was submitted earlier, $J'$ is strictly smaller, and $J$ finishes first
 (§1). FIFO and round-robin task selection both let jobs overtake (§3); *task
@@ -16,11 +16,11 @@ with the *task deferment bound* $B \\ge 1$. See the algorithm page of the
 documentation for the proof that no job then overtakes.
 
 A scheduler here is a pure function `GridView -> Selection`
-([`Scheduler`][schedlib.deferment.Scheduler]). The
-[`GridView`][schedlib.deferment.GridView] snapshot holds the unfinished jobs,
+([`Scheduler`][schedlib.deferment.selection.Scheduler]). The
+[`GridView`][schedlib.deferment.selection.GridView] snapshot holds the unfinished jobs,
 which tasks are allocated and running, and which processors are idle, and
 nothing about processor speeds: look-ahead into the speed histories is
-impossible by construction. [`schedlib.taskfarm`][schedlib.taskfarm] runs a
+impossible by construction. [`schedlib.deferment.farm`][schedlib.deferment.farm] runs a
 scheduler on a grid.
 
 Examples
@@ -29,7 +29,7 @@ Job 1 (size 3) was submitted before job 2 (size 8); job 2 has a single
 unallocated task left, so with $B = 1$ that task is deferred while job 1 is
 unfinished, and the idle processor gets a replica of job 1's task instead:
 
->>> from schedlib.desktopgrid import TaskJob
+>>> from schedlib.deferment.desktopgrid import TaskJob
 >>> small = JobProgress(TaskJob(1, 0, (3,)), allocated=1, running=(0,), cursor=0)
 >>> big = JobProgress(TaskJob(2, 5, (4, 4)), allocated=1, running=(0,), cursor=0)
 >>> view = GridView(now=6, jobs=(small, big), idle=(7,))
@@ -49,9 +49,9 @@ from typing import NamedTuple
 
 import attrs
 
-from schedlib.desktopgrid import TaskJob
+from schedlib.deferment.desktopgrid import TaskJob
 from schedlib.errors import InvalidValueError
-from schedlib.model import FinalState, JobId, RunRecord, Time
+from schedlib.model import JobId, Time
 
 __all__ = [
     "Allocation",
@@ -68,9 +68,6 @@ __all__ = [
     "few_unallocated",
     "fifo",
     "must_defer",
-    "overtakes",
-    "overtaking_jobs",
-    "overtaking_pairs",
     "round_robin",
     "select_tasks",
     "validate_bound",
@@ -321,7 +318,7 @@ def blocking_job(jobs: Sequence[JobProgress], job: JobProgress) -> JobProgress |
     ----------
     jobs
         The submitted, unfinished jobs in submission order (a
-        [`GridView`][schedlib.deferment.GridView]'s `jobs`).
+        [`GridView`][schedlib.deferment.selection.GridView]'s `jobs`).
     job
         The job whose task is selected.
 
@@ -397,8 +394,8 @@ def must_defer(jobs: Sequence[JobProgress], job: JobProgress, bound: int) -> boo
     -----
     $$\\text{defer}(T) \\iff C_1(J) \\wedge C_2(J)$$
 
-    (see [`few_unallocated`][schedlib.deferment.few_unallocated] and
-    [`blocking_job`][schedlib.deferment.blocking_job]). Complexity: $O(n)$.
+    (see [`few_unallocated`][schedlib.deferment.selection.few_unallocated] and
+    [`blocking_job`][schedlib.deferment.selection.blocking_job]). Complexity: $O(n)$.
 
     References
     ----------
@@ -420,7 +417,7 @@ def _defer(jobs: Sequence[JobProgress], job: JobProgress, bound: int) -> bool:
 
 @attrs.frozen(slots=True)
 class Deferment:
-    """The deferment test with bound $B$, as a [`DefermentTest`][schedlib.deferment.DefermentTest].
+    """The deferment test with bound $B$, as a `DefermentTest`.
 
     Attributes
     ----------
@@ -485,9 +482,9 @@ def select_tasks(
     view
         The snapshot.
     order
-        [`Order.FIFO`][schedlib.deferment.Order] or `Order.ROUND_ROBIN`.
+        [`Order.FIFO`][schedlib.deferment.selection.Order] or `Order.ROUND_ROBIN`.
     deferment
-        The deferment test (e.g. [`Deferment(B)`][schedlib.deferment.Deferment]),
+        The deferment test (e.g. [`Deferment(B)`][schedlib.deferment.selection.Deferment]),
         or `None` for the standard algorithm.
     replication
         Whether to replicate running tasks (seed 003 §4, task replication).
@@ -592,7 +589,7 @@ def _name_deferment(deferment: DefermentTest | None) -> str:
 
 @attrs.frozen(slots=True)
 class TaskSelection:
-    """A ready-made [`Scheduler`][schedlib.deferment.Scheduler]: `select_tasks` with fixed options.
+    """A ready-made `Scheduler`: `select_tasks` with fixed options.
 
     Attributes
     ----------
@@ -691,118 +688,3 @@ def round_robin(bound: int | None = None, *, replication: bool = True) -> TaskSe
     return TaskSelection(
         Order.ROUND_ROBIN, None if bound is None else Deferment(bound), replication
     )
-
-
-def overtakes(job: TaskJob, end: Time | None, other: TaskJob, other_end: Time | None) -> bool:
-    """Whether `job` (finished at `end`) overtakes `other` (finished at `other_end`).
-
-    Parameters
-    ----------
-    job, other
-        The two jobs (anything with `submit` and `size`).
-    end, other_end
-        Their finish times, `None` for a job that did not finish.
-
-    Returns
-    -------
-    bool
-        True when `other` was submitted strictly earlier, is strictly smaller,
-        and `job` finished strictly first (an unfinished `other` finishes
-        "never").
-
-    Notes
-    -----
-    $$J \\succ J' \\iff s(J') < s(J) \\wedge |J'| < |J| \\wedge e(J) < e(J')$$
-
-    | paper | parameter |
-    |---|---|
-    | overtaking job $J$ | `job` |
-    | overtaken job $J'$ | `other` |
-
-    Complexity: $O(1)$.
-
-    References
-    ----------
-    Seed 003 §1 and abstract (definition of an overtaking job).
-
-    Examples
-    --------
-    >>> a, b = TaskJob(1, 0, (5,)), TaskJob(2, 1, (9,))
-    >>> overtakes(b, 10, a, 12), overtakes(b, 12, a, 12), overtakes(a, 1, b, 12)
-    (True, False, False)
-    """
-    if end is None:
-        return False
-    return (
-        other.submit < job.submit
-        and other.size < job.size
-        and (other_end is None or end < other_end)
-    )
-
-
-def overtaking_pairs(record: RunRecord) -> tuple[tuple[JobId, JobId], ...]:
-    """Every pair `(J, J')` of a run where job `J` overtakes job `J'`.
-
-    Parameters
-    ----------
-    record
-        A run whose workload jobs have `submit` and `size` (e.g.
-        [`TaskJob`][schedlib.desktopgrid.TaskJob]); a job's finish time is its
-        completion, and a job that did not complete never finishes.
-
-    Returns
-    -------
-    tuple of (JobId, JobId)
-        Sorted pairs (overtaking job, overtaken job).
-
-    Notes
-    -----
-    Complexity: $O(n^2)$ for $n$ jobs.
-
-    References
-    ----------
-    Seed 003 §1.
-
-    Examples
-    --------
-    >>> from schedlib.model import EventKind as K, JobEvent
-    >>> jobs = [TaskJob(1, 0, (5,)), TaskJob(2, 1, (9,))]
-    >>> log = [JobEvent(0, 1, K.SUBMIT), JobEvent(1, 2, K.SUBMIT),
-    ...        JobEvent(4, 2, K.COMPLETE), JobEvent(6, 1, K.COMPLETE)]
-    >>> overtaking_pairs(RunRecord.from_log("x", jobs, log, capacity=1))
-    ((2, 1),)
-    """
-    jobs = record.workload
-    ends = {o.job: o.end if o.state is FinalState.COMPLETED else None for o in record.outcomes}
-    pairs = [
-        (job.id, other.id)
-        for job in jobs
-        if ends.get(job.id) is not None
-        for other in jobs
-        if overtakes(job, ends[job.id], other, ends.get(other.id))
-    ]
-    return tuple(sorted(pairs))
-
-
-def overtaking_jobs(record: RunRecord) -> tuple[JobId, ...]:
-    """The overtaking jobs of a run: those overtaking at least one other job.
-
-    Parameters
-    ----------
-    record
-        As for [`overtaking_pairs`][schedlib.deferment.overtaking_pairs].
-
-    Returns
-    -------
-    tuple of JobId
-        Sorted, without repetition.
-
-    Notes
-    -----
-    Complexity: $O(n^2)$ for $n$ jobs.
-
-    References
-    ----------
-    Seed 003 §1.
-    """
-    return tuple(sorted({job for job, _ in overtaking_pairs(record)}))

@@ -3,9 +3,9 @@
 The engine model of seed 001 (Verboven et al., "Dynamic Grid Scheduling Using
 Job Runtime Requirements and Variable Resource Availability"): homogeneous
 resources with planned availability
-([`schedlib.availability`][schedlib.availability]), a scheduler that maps
+([`schedlib.availability.patterns`][schedlib.availability.patterns]), a scheduler that maps
 waiting jobs onto the resources' local queues with a mapping function
-([`schedlib.mapping`][schedlib.mapping]: PGS or the CoBRA FCFS baseline),
+([`schedlib.availability.mapping`][schedlib.availability.mapping]: PGS or the CoBRA FCFS baseline),
 and resources that run the jobs of their queue one at a time.
 
 What happens, in engine phases (see the Background page):
@@ -25,7 +25,7 @@ What happens, in engine phases (see the Background page):
   never fits.
 - `RECOVERY`: the resource comes back after its downtime plus a restart
   delay, for the next planned uptime, counted from now.
-- `TIMER`: a [`RuntimeUpdate`][schedlib.volatile_grid.RuntimeUpdate] revises
+- `TIMER`: a [`RuntimeUpdate`][schedlib.availability.grid.RuntimeUpdate] revises
   a job's estimate after submission (the optional interface of §2.1).
 
 The run ends as soon as every job has ended, although availability cycles
@@ -36,7 +36,7 @@ Examples
 Two jobs of 50 s on a resource up for 84 s at a time (down 1 s) and one
 that is up for 30 s at a time:
 
->>> from schedlib.availability import AvailabilityPattern, ResourceAvailability
+>>> from schedlib.availability.patterns import AvailabilityPattern, ResourceAvailability
 >>> resources = [ResourceAvailability(AvailabilityPattern.repeating(30, 1)),
 ...              ResourceAvailability(AvailabilityPattern.repeating(84, 1))]
 >>> jobs = [BagJob(1, 0, 50), BagJob(2, 0, 50)]
@@ -65,10 +65,7 @@ from typing import Any, Literal
 
 import attrs
 
-from schedlib.availability import ResourceAvailability, UpPeriod
-from schedlib.engine import Event, Phase, Step, simulate
-from schedlib.errors import InvalidValueError
-from schedlib.mapping import (
+from schedlib.availability.mapping import (
     MappingDecision,
     PendingJob,
     ResourceView,
@@ -77,8 +74,11 @@ from schedlib.mapping import (
     map_pgs,
     unschedulable_reason,
 )
-from schedlib.metrics import makespan
+from schedlib.availability.patterns import ResourceAvailability, UpPeriod
+from schedlib.engine import Event, Phase, Step, simulate
+from schedlib.errors import InvalidValueError
 from schedlib.model import EventKind, JobEvent, JobId, RunRecord, Time
+from schedlib.results.metrics import makespan
 from schedlib.validation import at_least, finite_at_least, require
 
 __all__ = [
@@ -201,7 +201,7 @@ class MappingPolicy:
         `screen(estimate, longest_uptime) -> reason or None`, applied to each
         job when it arrives and when its estimate is revised while it waits:
         a reason ends the job `UNSCHEDULABLE`. PGS uses
-        [`unschedulable_reason`][schedlib.mapping.unschedulable_reason] (it
+        [`unschedulable_reason`][schedlib.availability.mapping.unschedulable_reason] (it
         reads planned uptimes); FCFS has none (`None`).
     """
 
@@ -281,10 +281,10 @@ class VolatileGridModel:
     jobs
         The workload, ids unique.
     resources
-        One [`ResourceAvailability`][schedlib.availability.ResourceAvailability]
+        One [`ResourceAvailability`][schedlib.availability.patterns.ResourceAvailability]
         per resource; resource $i$ is `place=(i,)` in the log.
     policy
-        A [`MappingPolicy`][schedlib.volatile_grid.MappingPolicy] or the name of a
+        A [`MappingPolicy`][schedlib.availability.grid.MappingPolicy] or the name of a
         built-in one (`"pgs"`, `"pgs-empty-queue"`, `"fcfs"`).
     queue_length
         Jobs a resource holds at once, its running job included (`>= 1`).
@@ -755,7 +755,7 @@ def wasted_work(record: RunRecord) -> Time:
 
 @attrs.frozen(slots=True)
 class VolatileGridRun:
-    """The result of [`simulate_volatile_grid`][schedlib.volatile_grid.simulate_volatile_grid].
+    """The result of [`simulate_volatile_grid`][schedlib.availability.grid.simulate_volatile_grid].
 
     Attributes
     ----------
@@ -787,7 +787,7 @@ class VolatileGridRun:
 
     @property
     def wasted_work(self) -> Time:
-        """See [`wasted_work`][schedlib.volatile_grid.wasted_work]."""
+        """See [`wasted_work`][schedlib.availability.grid.wasted_work]."""
         return wasted_work(self.record)
 
 
@@ -808,7 +808,7 @@ def simulate_volatile_grid(
     Parameters
     ----------
     jobs, resources, policy, queue_length, seed, max_failures, updates, resource_order
-        See [`VolatileGridModel`][schedlib.volatile_grid.VolatileGridModel].
+        See [`VolatileGridModel`][schedlib.availability.grid.VolatileGridModel].
     max_events
         Optional budget of engine events (a guard for policies of your own
         that might never place a job).

@@ -180,7 +180,7 @@ def workloads(
     min_jobs, max_jobs
         Number of jobs.
     max_submit, min_requested_time, max_requested_time, runtimes
-        As for [`parallel_jobs`][schedlib.testing.strategies.parallel.parallel_jobs].
+        As for [`parallel_jobs`][schedlib.testing.strategies.backfill.parallel_jobs].
 
     Returns
     -------
@@ -236,7 +236,7 @@ def parallel_instances(
     min_processors, max_processors
         Machine size range.
     min_jobs, max_jobs, max_submit, min_requested_time, max_requested_time, runtimes
-        As for [`workloads`][schedlib.testing.strategies.parallel.workloads].
+        As for [`workloads`][schedlib.testing.strategies.backfill.workloads].
 
     Returns
     -------

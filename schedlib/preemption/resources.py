@@ -15,7 +15,7 @@ as a set R"):
 $$ R_j \\le R_f \\iff \\forall k:\\ R_j^k \\le R_f^k $$
 
 By convention component 0 is the number of cores: it must be a whole number
-$\\ge 1$ for a job (so [`GridJob.procs`][schedlib.multiresource.GridJob.procs]
+$\\ge 1$ for a job (so [`GridJob.procs`][schedlib.preemption.resources.GridJob.procs]
 can report it to run records and metrics) and $\\ge 1$ for a node. Use whole
 units for every kind (cores, MB, GB) so that sums and comparisons are exact.
 

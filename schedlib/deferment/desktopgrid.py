@@ -9,21 +9,21 @@ owner: it varies over time and may be zero (heavy load, PC switched off).
 
 This module holds the model's data only:
 
-- [`TaskJob`][schedlib.desktopgrid.TaskJob]: a job of independent tasks (its
+- [`TaskJob`][schedlib.deferment.desktopgrid.TaskJob]: a job of independent tasks (its
   size is the sum of its tasks' sizes);
-- [`SpeedHistory`][schedlib.desktopgrid.SpeedHistory]: a user-given,
+- [`SpeedHistory`][schedlib.deferment.desktopgrid.SpeedHistory]: a user-given,
   piecewise-constant speed over time;
-- [`LoadModel`][schedlib.desktopgrid.LoadModel] and
-  [`MarkovSpeedHistory`][schedlib.desktopgrid.MarkovSpeedHistory]: the paper's
+- [`LoadModel`][schedlib.deferment.desktopgrid.LoadModel] and
+  [`MarkovSpeedHistory`][schedlib.deferment.desktopgrid.MarkovSpeedHistory]: the paper's
   two-state low-load / high-load processor model (§5.1, Table 1), seeded;
-- [`Processor`][schedlib.desktopgrid.Processor]: a peak speed and a speed
+- [`Processor`][schedlib.deferment.desktopgrid.Processor]: a peak speed and a speed
   history.
 
 Every speed history is *piecewise constant*: the speed holds on half-open
 pieces `[start, end)`, so a simulation only needs an event where the speed of
-a busy processor changes (see [`schedlib.taskfarm`][schedlib.taskfarm]).
+a busy processor changes (see [`schedlib.deferment.farm`][schedlib.deferment.farm]).
 Schedulers never see these histories
-([`schedlib.deferment`][schedlib.deferment] hands them a snapshot without
+([`schedlib.deferment.selection`][schedlib.deferment.selection] hands them a snapshot without
 speeds).
 
 Examples
@@ -141,8 +141,8 @@ class TaskJob:
 class SpeedSource(Protocol):
     """What the simulation asks of a processor's speed over time.
 
-    Implemented by [`SpeedHistory`][schedlib.desktopgrid.SpeedHistory] and
-    [`MarkovSpeedHistory`][schedlib.desktopgrid.MarkovSpeedHistory]; implement
+    Implemented by [`SpeedHistory`][schedlib.deferment.desktopgrid.SpeedHistory] and
+    [`MarkovSpeedHistory`][schedlib.deferment.desktopgrid.MarkovSpeedHistory]; implement
     it to plug in another speed model (e.g. a trace of real PC load).
     """
 
@@ -364,7 +364,7 @@ def _steps(rng: random.Random, p: float) -> int:
 
 @attrs.frozen(slots=True)
 class MarkovSpeedHistory:
-    """A processor's speed under [`LoadModel`][schedlib.desktopgrid.LoadModel], seeded.
+    """A processor's speed under [`LoadModel`][schedlib.deferment.desktopgrid.LoadModel], seeded.
 
     The pieces are generated lazily, in time order, from `random.Random(seed)`
     and remembered: the history is a pure function of `(peak, seed, model)`
@@ -456,7 +456,7 @@ class Processor:
     peak
         Speed without any owner load (instructions per time unit), `> 0`.
     speed
-        The speed over time (any [`SpeedSource`][schedlib.desktopgrid.SpeedSource]);
+        The speed over time (any [`SpeedSource`][schedlib.deferment.desktopgrid.SpeedSource]);
         never above `peak`.
 
     Examples

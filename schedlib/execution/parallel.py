@@ -1,8 +1,9 @@
 """Run independent simulations on several cores, deterministically.
 
-Reproductions run many independent trials; [`parallel_map`][schedlib.parallel.parallel_map]
-spreads them over processes and returns results in input order, so the output
-does not depend on the number of workers.
+Reproductions run many independent trials;
+[`parallel_map`][schedlib.execution.parallel.parallel_map] spreads them over
+processes and returns results in input order, so the output does not depend
+on the number of workers.
 
 Examples
 --------

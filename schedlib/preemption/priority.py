@@ -7,7 +7,7 @@ $$ P_{j} = \\alpha \\, W_{j} - \\beta \\, T_{rem}(j) $$
 
 where $W_j$ is the job's accumulated non-executing time on its current node and
 $T_{rem}(j)$ its estimated remaining time on that node: the resume overhead it
-still owes (after a preemption, see [`schedlib.preemption`][schedlib.preemption])
+still owes (after a preemption, see [`schedlib.preemption.decision`][schedlib.preemption.decision])
 plus the canonical estimate minus the progress made, divided by the node's
 speed, never below 0. The
 paper's defaults are $\\alpha = 0$, $\\beta = 1$ (preemptive shortest remaining
@@ -37,7 +37,7 @@ Two waiting jobs therefore never swap places, and with $\\alpha \\le \\beta$
 a waiting job never catches up with a running job whose estimate is not yet
 used up: passes at which nothing happened at a node or around it cannot change
 its decision.
-[`overtake_delay`][schedlib.priority.overtake_delay] gives the exact moment a
+[`overtake_delay`][schedlib.preemption.priority.overtake_delay] gives the exact moment a
 waiting job passes a running one; the engine uses it to visit a node only when
 something can change.
 
@@ -49,7 +49,7 @@ there, so $W_K(t) \\le t - a_K$ for a job $K$ that arrived at the node at $a_K$;
 (c) the job $J$ fits the node's capacity; (d) every decision at the node is
 *blocking*: after it, no waiting job could start even by preempting every
 running job of strictly lower priority (the local decision of
-[`schedule_preemptive`][schedlib.preemption.schedule_preemptive] is; the
+[`schedule_preemptive`][schedlib.preemption.decision.schedule_preemptive] is; the
 checker is
 [`check_waiting_blocked`][schedlib.testing.invariants.check_waiting_blocked]);
 (e) the node decides at every arrival and completion, between its decisions

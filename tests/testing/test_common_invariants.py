@@ -94,10 +94,17 @@ def test_capacity_violations() -> None:
     check_capacity(record(GOOD[0], JobEvent(0, 1, K.START, (0,))), exact_size=False)
 
 
-def test_importing_the_kit_without_hypothesis_names_the_extra() -> None:
+def test_checkers_import_without_hypothesis_and_strategies_name_the_extra() -> None:
     code = (
         "import sys; sys.modules['hypothesis'] = None\n"
-        "try:\n    import schedlib.testing\nexcept ImportError as e:\n    print(e)\n"
+        "from schedlib.testing.invariants import check_capacity\n"
+        "import schedlib.testing\n"
+        "print('checkers ok')\n"
+        "try:\n    schedlib.testing.strategies\nexcept ImportError as e:\n    print(e)\n"
+        "try:\n    import schedlib.testing.strategies\nexcept ImportError as e:\n    print(e)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert "pip install 'schedlib[test]'" in out.stdout
+    lines = out.stdout.splitlines()
+    assert lines[0] == "checkers ok"
+    assert len(lines) == 3
+    assert all("pip install 'schedlib[test]'" in line for line in lines[1:])

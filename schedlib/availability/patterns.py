@@ -12,13 +12,13 @@ The paper's test rig reads the pattern from "a startup-configuration file
 containing pairs of integers. These pairs contain the amount of seconds a
 resource will be available followed by the amount of seconds the resource
 will be unavailable" (seed 001 §4.1);
-[`parse_availability`][schedlib.availability.parse_availability] reads that
+[`parse_availability`][schedlib.availability.patterns.parse_availability] reads that
 form.
 
 After its planned downtime a resource needs some time to start again: "Each
 resource is restarted after 1 second. On average it takes 1.2 seconds for a
 resource to become available again, including the time needed for the
-startup" (seed 001 §4.2). [`RestartDelay`][schedlib.availability.RestartDelay]
+startup" (seed 001 §4.2). [`RestartDelay`][schedlib.availability.patterns.RestartDelay]
 models that extra startup time, fixed or drawn from an explicit
 `random.Random`.
 
@@ -105,7 +105,7 @@ class AvailabilityPattern:
     Cycle $k$ (counting from 0 at the first time the resource comes up) uses
     the pair number $k \\bmod m$ of the $m$ pairs: the resource is up for the
     pair's uptime, counted from the moment it becomes available, then down for
-    its downtime (plus any [`RestartDelay`][schedlib.availability.RestartDelay]).
+    its downtime (plus any [`RestartDelay`][schedlib.availability.patterns.RestartDelay]).
 
     Attributes
     ----------
@@ -300,7 +300,7 @@ def read_availability(path: str | Path) -> AvailabilityPattern:
     Parameters
     ----------
     path
-        The file; see [`parse_availability`][schedlib.availability.parse_availability]
+        The file; see [`parse_availability`][schedlib.availability.patterns.parse_availability]
         for its form.
 
     Returns
@@ -346,7 +346,7 @@ class RestartDelay:
         `"fixed"` (always `mean`; the default), `"uniform"` (uniform on
         $[0, 2\\,\\text{mean}]$) or `"exponential"` (with that mean).
         Random draws are rounded to multiples of
-        [`DELAY_RESOLUTION`][schedlib.availability.DELAY_RESOLUTION].
+        [`DELAY_RESOLUTION`][schedlib.availability.patterns.DELAY_RESOLUTION].
 
     Examples
     --------
@@ -408,7 +408,7 @@ class ResourceAvailability:
     Attributes
     ----------
     planned
-        The [`AvailabilityPattern`][schedlib.availability.AvailabilityPattern]
+        The [`AvailabilityPattern`][schedlib.availability.patterns.AvailabilityPattern]
         the scheduler is told (seed 001 §2.2: "the amount of time this
         resource will remain available").
     actual

@@ -12,7 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from schedlib.errors import InvalidValueError
-from schedlib.export import (
+from schedlib.model import EventKind as K
+from schedlib.model import Job, JobEvent, RunRecord
+from schedlib.results.export import (
     BATSIM_COLUMNS,
     EXTRA_COLUMNS,
     interval_set,
@@ -20,10 +22,8 @@ from schedlib.export import (
     write_json,
     write_record,
 )
-from schedlib.metrics import bounded_slowdown, percentile, summarize
-from schedlib.model import EventKind as K
-from schedlib.model import Job, JobEvent, RunRecord
-from schedlib.tables import render
+from schedlib.results.metrics import bounded_slowdown, percentile, summarize
+from schedlib.results.tables import render
 
 
 def _record() -> RunRecord:

@@ -1,8 +1,9 @@
 """Engine model: multi-task jobs on a desktop grid whose processor speeds vary.
 
-Runs a task-selection [`Scheduler`][schedlib.deferment.Scheduler] (FIFO, round
+Runs a task-selection [`Scheduler`][schedlib.deferment.selection.Scheduler] (FIFO, round
 robin, with or without task deferment — seed 003 §3-§4) on processors with
-piecewise-constant speed histories ([`schedlib.desktopgrid`][schedlib.desktopgrid]),
+piecewise-constant speed histories
+([`schedlib.deferment.desktopgrid`][schedlib.deferment.desktopgrid]),
 through the shared engine [`simulate`][schedlib.engine.simulate].
 
 **Events.** Jobs arrive (`ARRIVAL`). A running instance has at most one
@@ -17,9 +18,9 @@ idle processors cost nothing, and a zero speed stretch costs one event. No
 loop over time steps.
 
 **Scheduling.** Every completion and arrival asks for a scheduling pass; the
-pass hands the scheduler a [`GridView`][schedlib.deferment.GridView] (jobs,
+pass hands the scheduler a [`GridView`][schedlib.deferment.selection.GridView] (jobs,
 allocated and running tasks, idle processors — never speeds) and applies its
-[`Selection`][schedlib.deferment.Selection], checking every allocation.
+[`Selection`][schedlib.deferment.selection.Selection], checking every allocation.
 
 **Replication.** The first instance of a task to complete completes the task;
 its other instances are cancelled at that instant (seed 003 §4, SPEC D2) and
@@ -35,8 +36,8 @@ Examples
 --------
 Two jobs on one processor of speed 10 that stalls over `[2, 5)`:
 
->>> from schedlib.deferment import fifo
->>> from schedlib.desktopgrid import Processor, SpeedHistory, TaskJob
+>>> from schedlib.deferment.selection import fifo
+>>> from schedlib.deferment.desktopgrid import Processor, SpeedHistory, TaskJob
 >>> cpu = Processor(10, SpeedHistory(times=(0, 2, 5), speeds=(10, 0, 10)))
 >>> record = run_grid([TaskJob(1, 0, (30,)), TaskJob(2, 0, (10,))], [cpu], fifo())
 >>> [(e.time, e.job, e.kind.value, e.task) for e in record.events]
@@ -53,8 +54,8 @@ from typing import Any, NamedTuple
 
 import attrs
 
-from schedlib.deferment import GridView, JobKey, JobProgress, Scheduler
-from schedlib.desktopgrid import Processor, SpeedSource, TaskJob
+from schedlib.deferment.desktopgrid import Processor, SpeedSource, TaskJob
+from schedlib.deferment.selection import GridView, JobKey, JobProgress, Scheduler
 from schedlib.engine import Event, Phase, Step, simulate
 from schedlib.errors import InvalidValueError
 from schedlib.model import EventKind, JobEvent, JobId, RunRecord, Time
@@ -130,7 +131,7 @@ class TaskFarm:
     """The engine model: processors, and the scheduler under test.
 
     The speed histories live here, out of the scheduler's reach: the
-    scheduler only ever receives [`GridView`][schedlib.deferment.GridView]s.
+    scheduler only ever receives [`GridView`][schedlib.deferment.selection.GridView]s.
 
     Attributes
     ----------
@@ -362,8 +363,8 @@ def run_grid(
     processors
         The grid, at least one processor; processor `i` is `processors[i]`.
     scheduler
-        A [`Scheduler`][schedlib.deferment.Scheduler], e.g.
-        [`fifo(bound=2)`][schedlib.deferment.fifo].
+        A [`Scheduler`][schedlib.deferment.selection.Scheduler], e.g.
+        [`fifo(bound=2)`][schedlib.deferment.selection.fifo].
     algorithm
         Name stored in the record; default: the scheduler's `name`, else its
         type name.
@@ -371,7 +372,7 @@ def run_grid(
         Stored in the record.
     horizon
         Optional end of the simulated window (see
-        [`TaskFarm`][schedlib.taskfarm.TaskFarm]); must be `>=` every
+        [`TaskFarm`][schedlib.deferment.farm.TaskFarm]); must be `>=` every
         submission time. Jobs unfinished then end as `ABANDON`.
     max_events, progress
         Passed to [`simulate`][schedlib.engine.simulate].
@@ -403,8 +404,8 @@ def run_grid(
 
     Examples
     --------
-    >>> from schedlib.deferment import round_robin
-    >>> from schedlib.desktopgrid import SpeedHistory
+    >>> from schedlib.deferment.selection import round_robin
+    >>> from schedlib.deferment.desktopgrid import SpeedHistory
     >>> grid = [Processor(2, SpeedHistory.constant(2))] * 2
     >>> record = run_grid([TaskJob(1, 0, (4, 4, 4))], grid, round_robin())
     >>> record.outcomes[0].end, record.algorithm

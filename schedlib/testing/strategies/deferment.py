@@ -24,7 +24,13 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from schedlib.desktopgrid import LoadModel, Processor, SpeedHistory, TaskJob, markov_grid
+from schedlib.deferment.desktopgrid import (
+    LoadModel,
+    Processor,
+    SpeedHistory,
+    TaskJob,
+    markov_grid,
+)
 from schedlib.errors import InvalidValueError
 from schedlib.validation import require
 

@@ -6,19 +6,19 @@ After its local decision, a node looks at its neighbours (seed 000 §5.3):
   waiting priority is lower than the job's (or whose queue is empty) and
   where the job fits the free vector *now*; among them it picks the one with
   the least objective $f = BM \\cdot FM / s$ and the job moves there and
-  starts at once ([`choose_push_target`][schedlib.migration.choose_push_target]).
+  starts at once ([`choose_push_target`][schedlib.preemption.migration.choose_push_target]).
 - **PULL**: a node with free resources asks the neighbour whose best waiting
   priority is the closest one above its own (ties: the longest queue); that
   neighbour answers with the queued job that fits the requester's free vector
   and has the least $BM \\cdot FM$ there, or rejects, and the requester asks
-  the next such neighbour ([`pull_partners`][schedlib.migration.pull_partners],
-  [`choose_pull_job`][schedlib.migration.choose_pull_job]).
+  the next such neighbour ([`pull_partners`][schedlib.preemption.migration.pull_partners],
+  [`choose_pull_job`][schedlib.preemption.migration.choose_pull_job]).
 
 Queue balancing (seed 000 §8, proposed there) moves queued jobs between
 *queues* so that the normalised queue loads even out
-([`queue_load`][schedlib.migration.queue_load],
-[`balance_push`][schedlib.migration.balance_push],
-[`balance_pull`][schedlib.migration.balance_pull]).
+([`queue_load`][schedlib.preemption.migration.queue_load],
+[`balance_push`][schedlib.preemption.migration.balance_push],
+[`balance_pull`][schedlib.preemption.migration.balance_pull]).
 
 ## The measures
 
@@ -63,8 +63,8 @@ import attrs
 
 from schedlib.errors import InvalidValueError
 from schedlib.model import JobId
-from schedlib.multiresource import Vector, fits, normalised, subtract
-from schedlib.preemption import Contender, rank_key
+from schedlib.preemption.decision import Contender, rank_key
+from schedlib.preemption.resources import Vector, fits, normalised, subtract
 
 __all__ = [
     "BalanceMove",
@@ -138,7 +138,7 @@ def fullness_measure(utilisation: Sequence[float], requirement: Sequence[float])
     Parameters
     ----------
     utilisation
-        $S^k$, as for [`balance_measure`][schedlib.migration.balance_measure].
+        $S^k$, as for [`balance_measure`][schedlib.preemption.migration.balance_measure].
     requirement
         $R^k$, likewise.
 
@@ -551,7 +551,7 @@ def balance_pull(node: NeighbourView, neighbours: Sequence[NeighbourView]) -> Ba
         When $L_i > 0$ and $L_i \\le L_n$ for every neighbour $n$ that is
         equally or less capable (capacity $\\le$ in every kind and speed
         $\\le$): the best move (as in
-        [`balance_push`][schedlib.migration.balance_push]) from the most
+        [`balance_push`][schedlib.preemption.migration.balance_push]) from the most
         loaded neighbour (ties: lowest id) to `node`. Else `None`.
 
     Notes

@@ -18,7 +18,7 @@ from schedlib.experiments.preemptive import (
 )
 from schedlib.model import EventKind as K
 from schedlib.model import JobEvent, RunRecord
-from schedlib.multiresource import GridJob
+from schedlib.preemption.resources import GridJob
 
 SMALL = ["--nodes", "12", "--jobs", "40", "--iat", "2,4", "--alpha", "0,0.5", "--workers", "1"]
 

@@ -23,9 +23,15 @@ from collections.abc import Sequence
 from hypothesis import strategies as st
 
 from schedlib.errors import InvalidValueError
-from schedlib.multiresource import GridJob, GridNode, Vector
-from schedlib.preemption import Contender, NodeSnapshot
-from schedlib.topology import Topology, from_edges, isolated, ring, similar_capability
+from schedlib.preemption.decision import Contender, NodeSnapshot
+from schedlib.preemption.resources import GridJob, GridNode, Vector
+from schedlib.preemption.topology import (
+    Topology,
+    from_edges,
+    isolated,
+    ring,
+    similar_capability,
+)
 from schedlib.validation import require
 
 __all__ = [

@@ -3,12 +3,12 @@
 Internode scheduling (seed 000 §5.3) moves jobs only between *neighbours*.
 The paper's experiment (§6.1) uses two graphs, both built here:
 
-- **2-NN** ([`ring`][schedlib.topology.ring]): "each node is connected to
+- **2-NN** ([`ring`][schedlib.preemption.topology.ring]): "each node is connected to
   exactly two other nodes". The neighbours are "arbitrarily generated"; we
   link node $i$ to $i - 1$ and $i + 1$ (mod $n$): node ids carry no
   information in the experiment (nodes are generated in random order), so
   this is an arbitrary ring.
-- **CAN'** ([`similar_capability`][schedlib.topology.similar_capability]):
+- **CAN'** ([`similar_capability`][schedlib.preemption.topology.similar_capability]):
   "a CAN-like network with 3-4 neighbors ... each node is connected to 4
   other nodes that have similar resource capabilities". We sort the nodes by
   capability (capacity vector, then speed, then id) and link each to the 2
@@ -16,17 +16,17 @@ The paper's experiment (§6.1) uses two graphs, both built here:
   and 3 neighbours: "3-4 neighbours").
 
 Any other graph can be given as neighbour lists
-([`Topology`][schedlib.topology.Topology], validated) or as edges
-([`from_edges`][schedlib.topology.from_edges]).
+([`Topology`][schedlib.preemption.topology.Topology], validated) or as edges
+([`from_edges`][schedlib.preemption.topology.from_edges]).
 
-The **matchmaker** ([`Matchmaker`][schedlib.topology.Matchmaker]) places
+The **matchmaker** ([`Matchmaker`][schedlib.preemption.topology.Matchmaker]) places
 each arriving job on a lightly loaded node that satisfies its requirement
 (§3: "matchmaking is the initial job assignment to a node that satisfies all
 the resource requirements of the job, and also does load balancing to find a
 (relatively) lightly loaded node"). Ours is complete (if some node's
 capacity satisfies the job it finds one) and deterministic: among the nodes
 whose capacity covers the requirement it takes the least
-[`load_key`][schedlib.topology.load_key] — fewest waiting jobs, then lowest
+[`load_key`][schedlib.preemption.topology.load_key] — fewest waiting jobs, then lowest
 dominant share of resources in use, then the least capable node
 (parsimony: keep big nodes for big jobs), then the lowest id.
 
@@ -36,7 +36,7 @@ Seed 000 §3 (CAN, matchmaking), §5.3 (neighbours), §6.1 (2-NN and CAN').
 
 Examples
 --------
->>> from schedlib.multiresource import GridNode
+>>> from schedlib.preemption.resources import GridNode
 >>> nodes = [GridNode(0, (1, 1024)), GridNode(1, (8, 8192)), GridNode(2, (2, 2048)),
 ...          GridNode(3, (1, 2048))]
 >>> ring(4).neighbours
@@ -53,7 +53,7 @@ from typing import Any
 import attrs
 
 from schedlib.errors import InvalidValueError
-from schedlib.multiresource import GridNode, Vector, fits
+from schedlib.preemption.resources import GridNode, Vector, fits
 from schedlib.validation import require
 
 __all__ = [
@@ -202,7 +202,7 @@ def similar_capability(nodes: Sequence[GridNode], *, degree: int = 4) -> Topolog
         The grid's nodes; `nodes[i].id` must be `i`.
     degree
         Even number of neighbours of an inner node (`>= 2`): `degree / 2`
-        on each side in [`capability_key`][schedlib.topology.capability_key]
+        on each side in [`capability_key`][schedlib.preemption.topology.capability_key]
         order.
 
     Returns

@@ -1,25 +1,25 @@
 """The local scheduling decision on one multi-resource node (seed 000 §5.1, Algorithm 1).
 
-A decision is a pure function of a [`NodeSnapshot`][schedlib.preemption.NodeSnapshot]
+A decision is a pure function of a [`NodeSnapshot`][schedlib.preemption.decision.NodeSnapshot]
 (the node's capacity, its running and waiting jobs with their priorities) and
-returns a [`Decision`][schedlib.preemption.Decision]: which running jobs to
+returns a [`Decision`][schedlib.preemption.decision.Decision]: which running jobs to
 preempt and which waiting jobs to start. Two policies:
 
-- [`schedule_preemptive`][schedlib.preemption.schedule_preemptive]: priority
+- [`schedule_preemptive`][schedlib.preemption.decision.schedule_preemptive]: priority
   order, fill, backfill, and preemption of lower-priority jobs that frees
   "just the right amount of resources" for the best waiting job (Algorithm 1
   as SPEC A2 reads it);
-- [`schedule_fcfs_backfill`][schedlib.preemption.schedule_fcfs_backfill]: the
+- [`schedule_fcfs_backfill`][schedlib.preemption.decision.schedule_fcfs_backfill]: the
   non-preemptive baseline, first come first served with backfilling
   (the paper's reference [9], SPEC A6).
 
 Preempted jobs keep their progress (checkpoint and resume). An optional
 overhead $c$ is charged at every resume after a preemption: the job holds its
 resources for $c$ seconds before it progresses again
-([`progress_made`][schedlib.preemption.progress_made],
-[`time_to_finish`][schedlib.preemption.time_to_finish]); the overhead it owes
+([`progress_made`][schedlib.preemption.decision.progress_made],
+[`time_to_finish`][schedlib.preemption.decision.time_to_finish]); the overhead it owes
 counts in its estimated remaining time $T_{rem}$ (see
-[`schedlib.priority`][schedlib.priority] for why). The paper sets it to 0
+[`schedlib.preemption.priority`][schedlib.preemption.priority] for why). The paper sets it to 0
 (§5.2: a context switch costs under 0.02 % of a 5 s interval).
 
 Interpretation choices (documented on the *Priority and preemption* page):
@@ -47,7 +47,7 @@ Interpretation choices (documented on the *Priority and preemption* page):
 With these choices every decision is *blocking*: afterwards no waiting job
 fits the free vector, and no waiting job could start even by preempting every
 running job of strictly lower priority. The starvation bound of
-[`schedlib.priority`][schedlib.priority] rests on this.
+[`schedlib.preemption.priority`][schedlib.preemption.priority] rests on this.
 
 References
 ----------
@@ -82,7 +82,7 @@ import attrs
 
 from schedlib.errors import InvalidValueError
 from schedlib.model import JobId, Time
-from schedlib.multiresource import Vector, fits, subtract, total
+from schedlib.preemption.resources import Vector, fits, subtract, total
 
 __all__ = [
     "LOCAL_POLICIES",
@@ -112,7 +112,7 @@ class Contender:
     requirement
         Its requirement vector (same kinds as the node's capacity).
     priority
-        Its priority now ([`priority`][schedlib.priority.priority]).
+        Its priority now ([`priority`][schedlib.preemption.priority.priority]).
     arrival
         When it arrived at this node (ties between equal priorities; the
         FCFS order).

@@ -1,20 +1,20 @@
 """Mapping jobs onto resources with limited uptime: PGS and the FCFS baseline.
 
-Pure functions of a [`SchedulerSnapshot`][schedlib.mapping.SchedulerSnapshot],
+Pure functions of a [`SchedulerSnapshot`][schedlib.availability.mapping.SchedulerSnapshot],
 the information a grid scheduler has at one instant (seed 001 §2.1-§2.3):
 the *estimated* runtime of each job and, for each available resource, its
 *planned* remaining uptime, the job it runs and the jobs queued for it. The
 snapshot has no field for actual runtimes or actual availability, so a
 mapping function cannot look ahead even by accident.
 
-- [`time_left`][schedlib.mapping.time_left]: the paper's $tl$ (§2.2).
-- [`map_pgs`][schedlib.mapping.map_pgs]: Prediction based Grid Scheduling,
+- [`time_left`][schedlib.availability.mapping.time_left]: the paper's $tl$ (§2.2).
+- [`map_pgs`][schedlib.availability.mapping.map_pgs]: Prediction based Grid Scheduling,
   the two-phase mapping of §2.3.
-- [`map_fcfs`][schedlib.mapping.map_fcfs]: the standard CoBRA scheduler,
+- [`map_fcfs`][schedlib.availability.mapping.map_fcfs]: the standard CoBRA scheduler,
   first come first serve (§3.1).
 
-Both return a [`MappingDecision`][schedlib.mapping.MappingDecision]; the
-engine model [`schedlib.volatile_grid`][schedlib.volatile_grid] applies it.
+Both return a [`MappingDecision`][schedlib.availability.mapping.MappingDecision]; the
+engine model [`schedlib.availability.grid`][schedlib.availability.grid] applies it.
 
 Examples
 --------
@@ -192,7 +192,7 @@ class ResourceView:
 
     @property
     def time_left(self) -> Time:
-        """[`time_left`][schedlib.mapping.time_left] of this resource."""
+        """[`time_left`][schedlib.availability.mapping.time_left] of this resource."""
         running = self.running
         return time_left(
             self.remaining_uptime,

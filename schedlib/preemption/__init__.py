@@ -1,0 +1,161 @@
+r"""Preemptive priority scheduling with backfilling and PUSH/PULL migration on multi-core grids.
+
+The family of Balasubramanian, Sussman and Sadeh, "Decentralized Preemptive
+Scheduling across Heterogeneous Multi-core Grid Resources" (JSSPP 2012):
+job priorities (§5.1), the local preemptive decision on one node with its
+FCFS-with-backfilling baseline (§5.1, Algorithm 1), internode PUSH/PULL
+migration (§5.3) and queue balancing (§8), on a grid of multi-resource nodes
+(§3, §6.1).
+
+One concept per module:
+
+- [`resources`][schedlib.preemption.resources]: multi-resource nodes and jobs (capacity and
+  requirement vectors);
+- [`priority`][schedlib.preemption.priority]: $P = \alpha W - \beta T_{rem}$ and the starvation
+  bound;
+- [`decision`][schedlib.preemption.decision]: the local decision, a pure `NodeSnapshot -> Decision`
+  function;
+- [`migration`][schedlib.preemption.migration]: PUSH target, PULL partner and job, queue-balancing
+  moves;
+- [`topology`][schedlib.preemption.topology]: neighbour graphs and the matchmaker;
+- [`grid`][schedlib.preemption.grid]: the grid model on the shared engine and
+  [`simulate_grid`][schedlib.preemption.grid.simulate_grid].
+"""
+
+from schedlib.preemption.decision import (
+    LOCAL_POLICIES,
+    Contender,
+    Decision,
+    LocalPolicy,
+    NodeSnapshot,
+    apply_decision,
+    free_vector,
+    progress_made,
+    rank_key,
+    schedule_fcfs_backfill,
+    schedule_preemptive,
+    time_to_finish,
+    victim_key,
+)
+from schedlib.preemption.grid import (
+    BALANCE_DETAIL,
+    PULL_DETAIL,
+    PUSH_DETAIL,
+    GridModel,
+    GridState,
+    JobProgress,
+    NodeState,
+    Observer,
+    run_model,
+    simulate_grid,
+)
+from schedlib.preemption.migration import (
+    BalanceMove,
+    NeighbourView,
+    balance_measure,
+    balance_pull,
+    balance_push,
+    choose_pull_job,
+    choose_push_target,
+    fullness_measure,
+    placement_objective,
+    pull_partners,
+    push_objective,
+    queue_load,
+    queue_load_vector,
+)
+from schedlib.preemption.priority import (
+    DEFAULT_ALPHA,
+    DEFAULT_BETA,
+    overtake_delay,
+    overtake_window,
+    priority,
+    starvation_bound,
+)
+from schedlib.preemption.resources import (
+    DEFAULT_KINDS,
+    GridJob,
+    GridNode,
+    Vector,
+    add,
+    fits,
+    normalised,
+    runtime_on,
+    subtract,
+    total,
+)
+from schedlib.preemption.topology import (
+    LoadKey,
+    Matchmaker,
+    Topology,
+    capability_key,
+    from_edges,
+    isolated,
+    load_key,
+    ring,
+    similar_capability,
+)
+
+__all__ = [
+    "BALANCE_DETAIL",
+    "DEFAULT_ALPHA",
+    "DEFAULT_BETA",
+    "DEFAULT_KINDS",
+    "LOCAL_POLICIES",
+    "PULL_DETAIL",
+    "PUSH_DETAIL",
+    "BalanceMove",
+    "Contender",
+    "Decision",
+    "GridJob",
+    "GridModel",
+    "GridNode",
+    "GridState",
+    "JobProgress",
+    "LoadKey",
+    "LocalPolicy",
+    "Matchmaker",
+    "NeighbourView",
+    "NodeSnapshot",
+    "NodeState",
+    "Observer",
+    "Topology",
+    "Vector",
+    "add",
+    "apply_decision",
+    "balance_measure",
+    "balance_pull",
+    "balance_push",
+    "capability_key",
+    "choose_pull_job",
+    "choose_push_target",
+    "fits",
+    "free_vector",
+    "from_edges",
+    "fullness_measure",
+    "isolated",
+    "load_key",
+    "normalised",
+    "overtake_delay",
+    "overtake_window",
+    "placement_objective",
+    "priority",
+    "progress_made",
+    "pull_partners",
+    "push_objective",
+    "queue_load",
+    "queue_load_vector",
+    "rank_key",
+    "ring",
+    "run_model",
+    "runtime_on",
+    "schedule_fcfs_backfill",
+    "schedule_preemptive",
+    "similar_capability",
+    "simulate_grid",
+    "starvation_bound",
+    "subtract",
+    "time_to_finish",
+    "total",
+    "victim_key",
+]
