@@ -18,6 +18,9 @@ One concept per module:
 - [`migration`][schedlib.preemption.migration]: PUSH target, PULL partner and job, queue-balancing
   moves;
 - [`topology`][schedlib.preemption.topology]: neighbour graphs and the matchmaker;
+- [`state`][schedlib.preemption.state]: the grid's state and how a job's progress changes;
+- [`scheduling_pass`][schedlib.preemption.scheduling_pass]: one pass at an instant, applying the
+  decisions;
 - [`grid`][schedlib.preemption.grid]: the grid model on the shared engine and
   [`simulate_grid`][schedlib.preemption.grid.simulate_grid].
 """
@@ -38,13 +41,7 @@ from schedlib.preemption.decision import (
     victim_key,
 )
 from schedlib.preemption.grid import (
-    BALANCE_DETAIL,
-    PULL_DETAIL,
-    PUSH_DETAIL,
     GridModel,
-    GridState,
-    JobProgress,
-    NodeState,
     Observer,
     run_model,
     simulate_grid,
@@ -84,6 +81,23 @@ from schedlib.preemption.resources import (
     subtract,
     total,
 )
+from schedlib.preemption.scheduling_pass import (
+    BALANCE_DETAIL,
+    PULL_DETAIL,
+    PUSH_DETAIL,
+    SchedulingPass,
+)
+from schedlib.preemption.state import (
+    GridState,
+    JobProgress,
+    NodeState,
+    contender,
+    moved,
+    remaining_time,
+    resumed,
+    stopped,
+    waiting,
+)
 from schedlib.preemption.topology import (
     LoadKey,
     Matchmaker,
@@ -119,6 +133,7 @@ __all__ = [
     "NodeSnapshot",
     "NodeState",
     "Observer",
+    "SchedulingPass",
     "Topology",
     "Vector",
     "add",
@@ -129,12 +144,14 @@ __all__ = [
     "capability_key",
     "choose_pull_job",
     "choose_push_target",
+    "contender",
     "fits",
     "free_vector",
     "from_edges",
     "fullness_measure",
     "isolated",
     "load_key",
+    "moved",
     "normalised",
     "overtake_delay",
     "overtake_window",
@@ -146,6 +163,8 @@ __all__ = [
     "queue_load",
     "queue_load_vector",
     "rank_key",
+    "remaining_time",
+    "resumed",
     "ring",
     "run_model",
     "runtime_on",
@@ -154,8 +173,10 @@ __all__ = [
     "similar_capability",
     "simulate_grid",
     "starvation_bound",
+    "stopped",
     "subtract",
     "time_to_finish",
     "total",
     "victim_key",
+    "waiting",
 ]

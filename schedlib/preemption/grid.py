@@ -3,7 +3,12 @@
 [`GridModel`][schedlib.preemption.grid.GridModel] plugs into
 [`schedlib.engine.simulate`][schedlib.engine.simulate];
 [`simulate_grid`][schedlib.preemption.grid.simulate_grid] runs it and returns a
-[`RunRecord`][schedlib.model.RunRecord].
+[`RunRecord`][schedlib.model.RunRecord]. Three modules share the work: this
+one holds the model's configuration and the transitions of arrivals,
+completions and ticks; [`schedlib.preemption.scheduling_pass`][schedlib.preemption.scheduling_pass]
+applies the paper's decisions at each instant;
+[`schedlib.preemption.state`][schedlib.preemption.state] holds the state and how a
+job's progress changes.
 
 **What happens.** Each arriving job is placed by the
 [`Matchmaker`][schedlib.preemption.topology.Matchmaker] in the queue of a lightly loaded
@@ -11,7 +16,7 @@ node whose capacity covers it (a job no node can hold ends `UNSCHEDULABLE`
 at once, with the reason). A node takes a local decision
 ([`schedule_preemptive`][schedlib.preemption.decision.schedule_preemptive] or the
 FCFS baseline) when a job arrives there, when one of its jobs completes, and
-at periodic ticks every $\\delta$ seconds (seed 000 §5.1); at ticks it then
+at periodic ticks every $\\delta$ seconds (Balasubramanian et al. 2013, §5.1); at ticks it then
 tries one PUSH of its best waiting job, one PULL and, if enabled, one
 queue-balancing move (§5.3, §8). Ticks fall on multiples of $\\delta$; at an
 instant the nodes act in id order.
@@ -56,8 +61,6 @@ it; the long one resumes where it stopped:
 
 from __future__ import annotations
 
-import bisect
-import heapq
 import math
 from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
@@ -73,148 +76,29 @@ from schedlib.preemption.decision import (
     Decision,
     LocalPolicy,
     NodeSnapshot,
-    progress_made,
-    rank_key,
-    time_to_finish,
 )
-from schedlib.preemption.migration import (
-    NeighbourView,
-    balance_pull,
-    balance_push,
-    choose_pull_job,
-    choose_push_target,
-    pull_partners,
-)
-from schedlib.preemption.priority import DEFAULT_ALPHA, DEFAULT_BETA, overtake_delay
+from schedlib.preemption.migration import choose_pull_job, choose_push_target
+from schedlib.preemption.priority import DEFAULT_ALPHA, DEFAULT_BETA
 from schedlib.preemption.resources import GridJob, GridNode, Vector, total
+from schedlib.preemption.scheduling_pass import DONE, TICK, SchedulingPass
+from schedlib.preemption.state import (
+    GridState,
+    JobProgress,
+    NodeState,
+    contender,
+    stopped,
+    waiting,
+)
 from schedlib.preemption.topology import LoadKey, Matchmaker, Topology, isolated, load_key
 from schedlib.validation import require
 
-__all__ = [
-    "BALANCE_DETAIL",
-    "PULL_DETAIL",
-    "PUSH_DETAIL",
-    "GridModel",
-    "GridState",
-    "JobProgress",
-    "NodeState",
-    "Observer",
-    "run_model",
-    "simulate_grid",
-]
-
-PUSH_DETAIL = "push from"
-"""Detail prefix of a `MIGRATE` by PUSH (the job starts at once on the receiver)."""
-PULL_DETAIL = "pull from"
-"""Detail prefix of a `MIGRATE` by PULL (the job starts at once on the receiver)."""
-BALANCE_DETAIL = "balance from"
-"""Detail prefix of a queue-balancing `MIGRATE` (the job joins the receiver's queue)."""
+__all__ = ["GridModel", "Observer", "run_model", "simulate_grid"]
 
 Observer = Callable[[NodeSnapshot, Decision], None]
 """Called with every local decision (e.g. the decision-level invariant checkers)."""
 
 _INF = math.inf
-_DONE = "done"
-_TICK = "tick"
-
-
-@attrs.frozen(slots=True)
-class JobProgress:
-    """The state of a job on its current node (running or waiting).
-
-    Attributes
-    ----------
-    job
-        The job.
-    arrival
-        When it arrived at this node.
-    wait
-        Non-executing seconds on this node accumulated up to `since`
-        ($W$ of the priority; reset when the job migrates).
-    since
-        Start of the current running segment or waiting spell.
-    work
-        Canonical actual work left at `since`.
-    estimate
-        Canonical estimated work left at `since` (may go below 0 when the
-        estimate was too short; $T_{rem}$ counts it as 0).
-    overhead
-        Overhead to pay in the current (running) or next (waiting) segment.
-    end
-        Completion time while running, `inf` while waiting.
-    """
-
-    job: GridJob
-    arrival: Time
-    wait: Time
-    since: Time
-    work: Time
-    estimate: Time
-    overhead: Time
-    end: Time
-
-
-@attrs.frozen(slots=True)
-class NodeState:
-    """One node's jobs.
-
-    Attributes
-    ----------
-    running
-        Executing jobs, in start order.
-    waiting
-        Queued jobs, in arrival order.
-    used
-        What the running jobs hold (summed from scratch on every change).
-    wake
-        Earliest time a waiting job's priority may pass a running job's,
-        `inf` if never.
-    """
-
-    running: tuple[JobProgress, ...] = ()
-    waiting: tuple[JobProgress, ...] = ()
-    used: Vector = ()
-    wake: Time = _INF
-
-
-@attrs.frozen(slots=True)
-class GridState:
-    """The whole grid between events.
-
-    Attributes
-    ----------
-    nodes
-        One [`NodeState`][schedlib.preemption.grid.NodeState] per node.
-    keys
-        The matchmaker's load key of every node.
-    touched
-        Nodes with an arrival or completion at the current instant.
-    due
-        Nodes to visit at the next tick.
-    wakes
-        Nodes with a finite `wake`.
-    tick
-        Whether a tick falls on the current instant.
-    next_tick
-        Time of the pending tick event, if any.
-    waiting
-        Number of waiting jobs in the grid.
-    arrived
-        Number of arrivals handled.
-    finished
-        Number of jobs that reached a terminal state.
-    """
-
-    nodes: tuple[NodeState, ...]
-    keys: tuple[LoadKey, ...]
-    touched: frozenset[int] = frozenset()
-    due: frozenset[int] = frozenset()
-    wakes: frozenset[int] = frozenset()
-    tick: bool = False
-    next_tick: Time | None = None
-    waiting: int = 0
-    arrived: int = 0
-    finished: int = 0
+_DONE, _TICK = DONE, TICK
 
 
 class GridModel:
@@ -368,12 +252,12 @@ class GridModel:
             log = (submit, JobEvent(now, job.id, EventKind.UNSCHEDULABLE, detail=reason))
             new = attrs.evolve(state, arrived=state.arrived + 1, finished=state.finished + 1)
             return Step(new, log=log)
-        progress = JobProgress(job, now, 0.0, now, job.runtime, job.estimate, 0.0, _INF)
+        progress = waiting(job, now)
         node = state.nodes[target]
         node = attrs.evolve(node, waiting=(*node.waiting, progress))
         nodes = list(state.nodes)
         keys = list(state.keys)
-        self._store(nodes, keys, target, node)
+        self.store(nodes, keys, target, node)
         due = self._mark(state.due, (target,))
         new = attrs.evolve(
             state,
@@ -390,10 +274,10 @@ class GridModel:
     def _complete(self, state: GridState, now: Time, job_id: JobId, where: int) -> Step[GridState]:
         node = state.nodes[where]
         running = tuple(p for p in node.running if p.job.id != job_id)
-        node = attrs.evolve(node, running=running, used=self._used(running))
+        node = attrs.evolve(node, running=running, used=self.used(running))
         nodes = list(state.nodes)
         keys = list(state.keys)
-        self._store(nodes, keys, where, node)
+        self.store(nodes, keys, where, node)
         new = attrs.evolve(
             state,
             nodes=tuple(nodes),
@@ -413,74 +297,48 @@ class GridModel:
             extra.update(self.topology.incoming[n])
         return due | extra
 
-    def _used(self, running: Iterable[JobProgress]) -> Vector:
+    # -- helpers of the transitions and of the pass -----------------------------------
+
+    def used(self, running: Iterable[JobProgress]) -> Vector:
+        """What the `running` jobs hold, summed over every kind."""
         return total((p.job.requirement for p in running), self.kinds)
 
-    def _store(self, nodes: list[NodeState], keys: list[LoadKey], i: int, node: NodeState) -> None:
+    def store(self, nodes: list[NodeState], keys: list[LoadKey], i: int, node: NodeState) -> None:
+        """Put node `i`'s new state in `nodes` and refresh its matchmaker key in `keys`."""
         nodes[i] = node
         keys[i] = load_key(self.nodes[i], node.used, len(node.waiting))
 
     def preempted(self, p: JobProgress, now: Time, speed: float) -> JobProgress:
         """A running job stopped at `now`: it keeps its progress and owes the overhead.
 
-        Parameters
-        ----------
-        p
-            The running job.
-        now
-            The preemption time.
-        speed
-            Its node's speed.
-
-        Returns
-        -------
-        JobProgress
-            The waiting job: work and estimate reduced by the progress made
-            ([`progress_made`][schedlib.preemption.decision.progress_made]), overhead
-            $c$ due at its next resume.
+        The model's hook for [`stopped`][schedlib.preemption.state.stopped] with
+        this model's overhead $c$ (a subclass may change what a preemption does
+        to a job's progress, e.g. to test the checkers).
         """
-        done = progress_made(now - p.since, speed, p.overhead)
-        return attrs.evolve(
-            p,
-            since=now,
-            work=max(0.0, p.work - done),
-            estimate=p.estimate - done,
-            overhead=self.overhead,
-            end=_INF,
-        )
+        return stopped(p, now, speed, self.overhead)
 
-    # -- priorities ---------------------------------------------------------------------
+    def contender(self, p: JobProgress, now: Time, speed: float) -> Contender:
+        """Job `p` as the local decision sees it, with this model's $\alpha$ and $\beta$."""
+        return contender(p, now, speed, self.alpha, self.beta)
 
-    def _remaining(self, p: JobProgress, now: Time, speed: float) -> Time:
-        """$T_{rem}$ on the node now: owed overhead plus estimated work left, in wall seconds."""
-        if p.end == _INF:
-            return p.overhead + max(0.0, p.estimate) / speed
-        elapsed = now - p.since
-        owed = max(0.0, p.overhead - elapsed)
-        left = p.estimate - progress_made(elapsed, speed, p.overhead)
-        return owed + max(0.0, left) / speed
+    def queue(self, node: NodeState, now: Time, speed: float) -> tuple[Contender, ...]:
+        """The waiting jobs of `node` as contenders, in arrival order."""
+        return tuple(contender(p, now, speed, self.alpha, self.beta) for p in node.waiting)
 
-    def _contender(self, p: JobProgress, now: Time, speed: float) -> Contender:
-        wait = p.wait if p.end != _INF else p.wait + (now - p.since)
-        prio = self.alpha * wait - self.beta * self._remaining(p, now, speed)
-        return Contender(p.job.id, p.job.requirement, prio, p.arrival)
-
-    def _queue(self, node: NodeState, now: Time, speed: float) -> tuple[Contender, ...]:
-        return tuple(self._contender(p, now, speed) for p in node.waiting)
-
-    # -- the scheduling pass ------------------------------------------------------------
-
-    def on_pass(self, state: GridState, now: Time) -> Step[GridState]:
-        pass_ = _Pass(self, state, now)
-        return pass_.run()
-
-    def _could_act(self, nodes: Sequence[NodeState], i: int) -> bool:
+    def could_act(self, nodes: Sequence[NodeState], i: int) -> bool:
+        """Whether node `i` could decide anything at a tick (something waits, or it could pull)."""
         node = nodes[i]
         if node.waiting:
             return True
         if not (self.pull and node.used[0] < self.nodes[i].capacity[0]):
             return False
         return any(nodes[j].waiting for j in self.topology.neighbours[i])
+
+    # -- the scheduling pass ------------------------------------------------------------
+
+    def on_pass(self, state: GridState, now: Time) -> Step[GridState]:
+        """Run one [`SchedulingPass`][schedlib.preemption.scheduling_pass.SchedulingPass]."""
+        return SchedulingPass(self, state, now).run()
 
     def on_tick(self, now: Time) -> bool:
         """Whether `now` is a tick instant (a multiple of $\\delta$)."""
@@ -495,260 +353,6 @@ class GridModel:
         while k * self.delta <= now:
             k += 1
         return k * self.delta
-
-
-class _Pass:
-    """One scheduling pass over the grid at one instant (private working copy)."""
-
-    def __init__(self, model: GridModel, state: GridState, now: Time) -> None:
-        self.m = model
-        self.state = state
-        self.now = now
-        self.nodes = list(state.nodes)
-        self.keys = list(state.keys)
-        self.log: list[JobEvent] = []
-        self.events: list[Event] = []
-        self.completions: dict[Any, Event] = {}  # by key: a start then preempt cancels it
-        self.cancel: list[Any] = []
-        self.waiting = state.waiting
-        self.due_next: set[int] = set()
-        self.wakes = set(state.wakes)
-        self.queue_cache: dict[int, tuple[Contender, ...]] = {}
-        self.current = -1
-        self.heap: list[int] = []
-        self.in_heap: set[int] = set()
-        self.tick_visit: set[int] = set()
-        self.tick = False
-
-    def run(self) -> Step[GridState]:
-        m, state, now = self.m, self.state, self.now
-        local = set(state.touched)
-        self.tick = state.tick or m.on_tick(now)
-        if self.tick:
-            if m.exhaustive:
-                self.tick_visit = set(range(len(self.nodes)))
-            else:
-                self.tick_visit = set(state.due)
-                for i in state.wakes:
-                    if self.nodes[i].wake <= now + 1e-9 * max(1.0, abs(now)):
-                        self.tick_visit.add(i)
-        # 1. the nodes where a job arrived or completed decide first (seed 000 §5.1)
-        for i in sorted(local):
-            self._settle(i)
-        # 2. at a tick, the due nodes decide and then push, pull and balance, in id order
-        self.current = -1
-        self.heap = sorted(self.tick_visit)
-        self.in_heap = set(self.heap)
-        while self.heap:
-            i = heapq.heappop(self.heap)
-            self.current = i
-            self._settle(i)
-            if m.push and self.nodes[i].waiting:
-                self._push(i)
-            if m.pull:
-                self._pull(i)
-            if m.balance and self.nodes[i].waiting:
-                self._balance(i)
-        due = set(self.due_next) if self.tick else set(state.due) | self.due_next
-        due = {i for i in due if m._could_act(self.nodes, i)}
-        next_tick = self._next_tick(due)
-        if next_tick is not None and next_tick != state.next_tick:
-            self.events.append(Event(next_tick, Phase.TIMER, (_TICK,), key=_TICK))
-        elif next_tick is None and state.next_tick is not None:
-            self.cancel.append(_TICK)
-        new = GridState(
-            nodes=tuple(self.nodes),
-            keys=tuple(self.keys),
-            touched=frozenset(),
-            due=frozenset(due),
-            wakes=frozenset(self.wakes),
-            tick=False,
-            next_tick=next_tick,
-            waiting=self.waiting,
-            arrived=state.arrived,
-            finished=state.finished,
-        )
-        events = [*self.events, *self.completions.values()]
-        return Step(new, events=events, cancel=self.cancel, log=self.log)
-
-    def _next_tick(self, due: set[int]) -> Time | None:
-        m, now = self.m, self.now
-        if m.exhaustive:
-            return m.tick_after(now) if self.waiting else None
-        candidates = []
-        if due:
-            candidates.append(m.tick_after(now))
-        for i in self.wakes:
-            candidates.append(m.tick_after(now, self.nodes[i].wake))
-        return min(candidates) if candidates else None
-
-    def _settle(self, i: int) -> None:
-        """The local decision of node `i` (or forget its wake time if nothing waits)."""
-        if self.nodes[i].waiting:
-            self._local(i)
-        elif i in self.wakes:
-            self.wakes.discard(i)
-            self.nodes[i] = attrs.evolve(self.nodes[i], wake=_INF)
-
-    # -- bookkeeping --------------------------------------------------------------------
-
-    def _changed(self, i: int) -> None:
-        self.queue_cache.pop(i, None)
-        m = self.m
-        if not m.internode:
-            return
-        for j in (i, *m.topology.incoming[i]):
-            if j > self.current and self.tick:
-                self.tick_visit.add(j)
-                if j not in self.in_heap:
-                    self.in_heap.add(j)
-                    heapq.heappush(self.heap, j)
-            else:
-                self.due_next.add(j)
-
-    def _put(self, i: int, node: NodeState) -> None:
-        self.m._store(self.nodes, self.keys, i, node)
-        self._changed(i)
-
-    def _queue(self, i: int) -> tuple[Contender, ...]:
-        queue = self.queue_cache.get(i)
-        if queue is None:
-            queue = self.m._queue(self.nodes[i], self.now, self.m.nodes[i].speed)
-            self.queue_cache[i] = queue
-        return queue
-
-    def _view(self, i: int) -> NeighbourView:
-        spec = self.m.nodes[i]
-        return NeighbourView(i, spec.capacity, self.nodes[i].used, spec.speed, self._queue(i))
-
-    # -- local decision -----------------------------------------------------------------
-
-    def _local(self, i: int) -> None:
-        m, now = self.m, self.now
-        node = self.nodes[i]
-        spec = m.nodes[i]
-        speed = spec.speed
-        running = tuple(m._contender(p, now, speed) for p in node.running)
-        waiting = self._queue(i)
-        snapshot = NodeSnapshot.trusted(spec.capacity, running, waiting)
-        decision = m.decide(snapshot)
-        if m.observer is not None:
-            m.observer(snapshot, decision)
-        if decision.preempt or decision.start:
-            node = self._apply(i, node, decision)
-            self._put(i, node)
-            running = tuple(m._contender(p, now, speed) for p in node.running)
-            waiting = self._queue(i)
-        self._set_wake(i, running, waiting)
-
-    def _apply(self, i: int, node: NodeState, decision: Decision) -> NodeState:
-        m, now = self.m, self.now
-        speed = m.nodes[i].speed
-        running = {p.job.id: p for p in node.running}
-        waiting = {p.job.id: p for p in node.waiting}
-        for job_id in decision.preempt:
-            waiting[job_id] = m.preempted(running.pop(job_id), now, speed)
-            self.log.append(JobEvent(now, job_id, EventKind.PREEMPT, (i,)))
-            self.cancel.append((_DONE, job_id))
-            self.completions.pop((_DONE, job_id), None)
-        self.waiting += len(decision.preempt) - len(decision.start)
-        for job_id in decision.start:
-            running[job_id] = self._started(i, waiting.pop(job_id))
-        order = {p.job.id: n for n, p in enumerate(node.waiting)}
-        queue = sorted(waiting.values(), key=lambda p: (order.get(p.job.id, len(order)), p.arrival))
-        runs = tuple(running.values())
-        return NodeState(runs, tuple(queue), m._used(runs), node.wake)
-
-    def _started(self, i: int, p: JobProgress) -> JobProgress:
-        now = self.now
-        speed = self.m.nodes[i].speed
-        end = now + time_to_finish(p.work, speed, p.overhead)
-        started = attrs.evolve(p, wait=p.wait + (now - p.since), since=now, end=end)
-        self.log.append(JobEvent(now, p.job.id, EventKind.START, (i,)))
-        key = (_DONE, p.job.id)
-        self.completions[key] = Event(end, Phase.COMPLETION, (_DONE, p.job.id, i), key=key)
-        return started
-
-    def _set_wake(
-        self, i: int, running: tuple[Contender, ...], waiting: tuple[Contender, ...]
-    ) -> None:
-        m, now = self.m, self.now
-        wake = _INF
-        if running and waiting and m.alpha > 0:
-            node = self.nodes[i]
-            speed = m.nodes[i].speed
-            priorities = sorted(c.priority for c in waiting)
-            for c, p in zip(running, node.running, strict=True):
-                below = bisect.bisect_right(priorities, c.priority)
-                if not below:
-                    continue
-                delay = overtake_delay(
-                    c.priority - priorities[below - 1],
-                    alpha=m.alpha,
-                    beta=m.beta,
-                    remaining=m._remaining(p, now, speed),
-                )
-                wake = min(wake, now + delay)
-        node = self.nodes[i]
-        if wake != node.wake:
-            self.nodes[i] = attrs.evolve(node, wake=wake)
-        if wake < _INF:
-            self.wakes.add(i)
-        else:
-            self.wakes.discard(i)
-
-    # -- internode ----------------------------------------------------------------------
-
-    def _migrate(self, job_id: JobId, source: int, target: int, detail: str, start: bool) -> None:
-        now = self.now
-        src = self.nodes[source]
-        p = next(q for q in src.waiting if q.job.id == job_id)
-        self._put(source, attrs.evolve(src, waiting=tuple(q for q in src.waiting if q is not p)))
-        moved = attrs.evolve(p, arrival=now, wait=0.0, since=now)
-        self.log.append(JobEvent(now, job_id, EventKind.MIGRATE, (target,), detail=detail))
-        dst = self.nodes[target]
-        if start:
-            self.waiting -= 1
-            runs = (*dst.running, self._started(target, moved))
-            dst = attrs.evolve(dst, running=runs, used=self.m._used(runs))
-        else:
-            dst = attrs.evolve(dst, waiting=(*dst.waiting, moved))
-        self._put(target, dst)
-
-    def _push(self, i: int) -> None:
-        queue = self._queue(i)
-        head = min(queue, key=rank_key)
-        views = [self._view(j) for j in self.m.topology.neighbours[i]]
-        target = self.m.push_target(head.priority, head.requirement, views)
-        if target is not None:
-            self._migrate(head.job, i, target, f"{PUSH_DETAIL} {i}", start=True)
-
-    def _pull(self, i: int) -> None:
-        m = self.m
-        spec = m.nodes[i]
-        node = self.nodes[i]
-        if node.used[0] >= spec.capacity[0]:
-            return
-        neighbours = [j for j in m.topology.neighbours[i] if self.nodes[j].waiting]
-        if not neighbours:
-            return
-        own = self._queue(i)
-        own_best = max((c.priority for c in own), default=None)
-        views = {j: self._view(j) for j in neighbours}
-        for j in pull_partners(own_best, list(views.values())):
-            job = m.pull_job(spec.capacity, node.used, views[j].queue)
-            if job is not None:
-                self._migrate(job, j, i, f"{PULL_DETAIL} {j}", start=True)
-                return
-
-    def _balance(self, i: int) -> None:
-        mine = self._view(i)
-        views = [self._view(j) for j in self.m.topology.neighbours[i]]
-        move = balance_push(mine, views) or balance_pull(mine, views)
-        if move is not None:
-            self._migrate(
-                move.job, move.source, move.target, f"{BALANCE_DETAIL} {move.source}", start=False
-            )
 
 
 def simulate_grid(

@@ -50,9 +50,9 @@ from schedlib.preemption.decision import (
     free_vector,
     progress_made,
 )
-from schedlib.preemption.grid import BALANCE_DETAIL
 from schedlib.preemption.priority import overtake_window, starvation_bound
 from schedlib.preemption.resources import GridNode, Vector, add, fits, total
+from schedlib.preemption.scheduling_pass import BALANCE_DETAIL
 from schedlib.testing.invariants.common import Segment, execution_segments
 
 __all__ = [
