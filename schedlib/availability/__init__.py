@@ -11,25 +11,30 @@ One concept per module:
 
 - [`patterns`][schedlib.availability.patterns]: repeating up/down availability patterns and restart
   delays;
+- [`jobs`][schedlib.availability.jobs]: the independent jobs of a bag and their runtime updates;
 - [`mapping`][schedlib.availability.mapping]: $tl$, PGS and FCFS as pure `SchedulerSnapshot ->
   MappingDecision` functions;
+- [`policies`][schedlib.availability.policies]: a mapping paired with its rules for failed and
+  hopeless jobs;
+- [`state`][schedlib.availability.state]: the resources and queues between events;
+- [`scheduling_pass`][schedlib.availability.scheduling_pass]: the snapshot the mapping sees, its
+  decision checked and applied;
 - [`grid`][schedlib.availability.grid]: the volatile-grid model on the shared engine and
   [`simulate_volatile_grid`][schedlib.availability.grid.simulate_volatile_grid].
 """
 
 from schedlib.availability.grid import (
-    FCFS,
-    PGS,
-    PGS_EMPTY_QUEUE,
-    POLICIES,
-    BagJob,
-    MappingPolicy,
-    RuntimeUpdate,
+    DEFAULT_MAX_FAILURES,
+    DEFAULT_QUEUE_LENGTH,
+    ResourceOrder,
     VolatileGridModel,
     VolatileGridRun,
-    VolatileGridState,
     simulate_volatile_grid,
     wasted_work,
+)
+from schedlib.availability.jobs import (
+    BagJob,
+    RuntimeUpdate,
     with_estimate_errors,
 )
 from schedlib.availability.mapping import (
@@ -52,8 +57,27 @@ from schedlib.availability.patterns import (
     parse_availability,
     read_availability,
 )
+from schedlib.availability.policies import (
+    FCFS,
+    PGS,
+    PGS_EMPTY_QUEUE,
+    POLICIES,
+    MappingPolicy,
+    Requeue,
+    resolve_policy,
+)
+from schedlib.availability.scheduling_pass import (
+    run_pass,
+)
+from schedlib.availability.state import (
+    ResourceState,
+    VolatileGridState,
+    replace_at,
+)
 
 __all__ = [
+    "DEFAULT_MAX_FAILURES",
+    "DEFAULT_QUEUE_LENGTH",
     "DELAY_RESOLUTION",
     "FCFS",
     "PGS",
@@ -65,7 +89,10 @@ __all__ = [
     "MappingDecision",
     "MappingPolicy",
     "PendingJob",
+    "Requeue",
     "ResourceAvailability",
+    "ResourceOrder",
+    "ResourceState",
     "ResourceView",
     "RestartDelay",
     "RuntimeUpdate",
@@ -78,6 +105,9 @@ __all__ = [
     "map_pgs",
     "parse_availability",
     "read_availability",
+    "replace_at",
+    "resolve_policy",
+    "run_pass",
     "simulate_volatile_grid",
     "time_left",
     "unschedulable_reason",

@@ -25,7 +25,7 @@ What happens, in engine phases (see the Background page):
   never fits.
 - `RECOVERY`: the resource comes back after its downtime plus a restart
   delay, for the next planned uptime, counted from now.
-- `TIMER`: a [`RuntimeUpdate`][schedlib.availability.grid.RuntimeUpdate] revises
+- `TIMER`: a [`RuntimeUpdate`][schedlib.availability.jobs.RuntimeUpdate] revises
   a job's estimate after submission (the optional interface of §2.1).
 
 The run ends as soon as every job has ended, although availability cycles
@@ -58,216 +58,44 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from functools import partial
+from collections.abc import Collection, Iterable, Sequence
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Literal
 
 import attrs
 
+from schedlib.availability.jobs import BagJob, RuntimeUpdate
 from schedlib.availability.mapping import (
-    MappingDecision,
     PendingJob,
-    ResourceView,
-    SchedulerSnapshot,
-    map_fcfs,
-    map_pgs,
-    unschedulable_reason,
 )
 from schedlib.availability.patterns import ResourceAvailability, UpPeriod
+from schedlib.availability.policies import MappingPolicy, resolve_policy
+from schedlib.availability.scheduling_pass import run_pass
+from schedlib.availability.state import ResourceState, VolatileGridState, replace_at
 from schedlib.engine import Event, Phase, Step, simulate
 from schedlib.errors import InvalidValueError
 from schedlib.model import EventKind, JobEvent, JobId, RunRecord, Time
 from schedlib.results.metrics import makespan
-from schedlib.validation import at_least, finite_at_least, require
+from schedlib.validation import require
 
 __all__ = [
-    "FCFS",
-    "PGS",
-    "PGS_EMPTY_QUEUE",
-    "POLICIES",
-    "BagJob",
-    "MappingPolicy",
-    "RuntimeUpdate",
+    "DEFAULT_MAX_FAILURES",
+    "DEFAULT_QUEUE_LENGTH",
+    "ResourceOrder",
     "VolatileGridModel",
     "VolatileGridRun",
-    "VolatileGridState",
     "simulate_volatile_grid",
     "wasted_work",
-    "with_estimate_errors",
 ]
+
+ResourceOrder = Literal["rejoined", "index"]
+"""Order of the available resources in each snapshot (see `VolatileGridModel`)."""
 
 DEFAULT_QUEUE_LENGTH = 2
 """Jobs a resource holds at once by default: one running, one queued."""
 
 DEFAULT_MAX_FAILURES = 100
 """Failures after which a job is abandoned, by default."""
-
-
-def _runtime_default(self: Any) -> Time:
-    return self.runtime  # type: ignore[no-any-return]
-
-
-@attrs.frozen(slots=True)
-class BagJob:
-    """An independent job of a bag of tasks (seed 001 §1: Bag-of-Tasks applications).
-
-    Attributes
-    ----------
-    id
-        Unique identifier, `>= 0`.
-    submit
-        Submission time, `>= 0`.
-    runtime
-        Actual runtime in seconds, finite and `>= 0`. Never shown to the
-        scheduler.
-    estimate
-        The runtime the scheduler is told (defaults to `runtime`: exact, as
-        for the paper's sleep jobs, §4.1).
-
-    Notes
-    -----
-    Runs on one resource at a time (`procs` is 1), so a
-    [`RunRecord`][schedlib.model.RunRecord] can hold it.
-
-    Examples
-    --------
-    >>> BagJob(1, 0, 60)
-    BagJob(id=1, submit=0, runtime=60, estimate=60)
-    >>> BagJob(2, 0, -1)
-    Traceback (most recent call last):
-    ...
-    schedlib.errors.InvalidValueError: BagJob.runtime = -1: must be a finite number >= 0
-    """
-
-    id: JobId = attrs.field(validator=at_least(0))
-    submit: Time = attrs.field(validator=finite_at_least(0))
-    runtime: Time = attrs.field(validator=finite_at_least(0))
-    estimate: Time = attrs.field(
-        default=attrs.Factory(_runtime_default, takes_self=True), validator=finite_at_least(0)
-    )
-
-    @property
-    def procs(self) -> int:
-        """Processing units held while running: always 1."""
-        return 1
-
-
-@attrs.frozen(slots=True)
-class RuntimeUpdate:
-    """A revised runtime estimate, sent after submission (seed 001 §2.1).
-
-    "An optional interface is added which allows the prediction component to
-    update job runtimes even after submission to the scheduler." From `time`
-    on, the scheduler uses `estimate` for the job wherever it is (waiting,
-    queued on a resource, or running); assignments already made are not
-    revised. Updates for jobs that have ended are ignored.
-
-    Attributes
-    ----------
-    time
-        When the update arrives (not before the job's submission).
-    job
-        The job's id.
-    estimate
-        The new estimated runtime, finite and `>= 0`.
-    """
-
-    time: Time = attrs.field(validator=finite_at_least(0))
-    job: JobId = attrs.field(validator=at_least(0))
-    estimate: Time = attrs.field(validator=finite_at_least(0))
-
-
-Requeue = Literal["front", "back"]
-ResourceOrder = Literal["rejoined", "index"]
-
-
-@attrs.frozen(slots=True)
-class MappingPolicy:
-    """A scheduler for the volatile grid: a mapping plus what it does with failed jobs.
-
-    Attributes
-    ----------
-    name
-        Name used in run records.
-    mapping
-        The pure mapping function `snapshot -> decision`.
-    requeue
-        Where jobs that come back from a resource that went down join the
-        priority queue: `"back"` (PGS, seed 001 §3.2: "all its queued jobs
-        are added to the priorityQueue") or `"front"` (FCFS, §3.1: "they are
-        added to the front of the queue").
-    screen
-        `screen(estimate, longest_uptime) -> reason or None`, applied to each
-        job when it arrives and when its estimate is revised while it waits:
-        a reason ends the job `UNSCHEDULABLE`. PGS uses
-        [`unschedulable_reason`][schedlib.availability.mapping.unschedulable_reason] (it
-        reads planned uptimes); FCFS has none (`None`).
-    """
-
-    name: str
-    mapping: Callable[[SchedulerSnapshot], MappingDecision]
-    requeue: Requeue = attrs.field(
-        default="back", validator=attrs.validators.in_(("front", "back"))
-    )
-    screen: Callable[[Time, Time], str | None] | None = unschedulable_reason
-
-
-PGS = MappingPolicy("pgs", map_pgs, "back")
-"""Prediction based Grid Scheduling (seed 001 §2.3, §3.2)."""
-
-PGS_EMPTY_QUEUE = MappingPolicy(
-    "pgs-empty-queue", partial(map_pgs, first_job_for="empty-queue"), "back"
-)
-"""PGS whose phase 1 also serves busy resources with an empty queue (the literal reading)."""
-
-FCFS = MappingPolicy("fcfs", map_fcfs, "front", screen=None)
-"""The standard CoBRA scheduler, first come first serve (seed 001 §3.1)."""
-
-POLICIES: Mapping[str, MappingPolicy] = MappingProxyType(
-    {p.name: p for p in (PGS, PGS_EMPTY_QUEUE, FCFS)}
-)
-"""The built-in policies by name."""
-
-
-@attrs.frozen(slots=True)
-class _Resource:
-    up: bool
-    cycle: int
-    up_since: Time
-    planned_down: Time
-    running: PendingJob | None
-    started: Time
-    queued: tuple[PendingJob, ...]
-
-
-@attrs.frozen(slots=True)
-class VolatileGridState:
-    """The state of a volatile-grid run (immutable; the engine threads it through).
-
-    Attributes
-    ----------
-    resources
-        Per resource (private layout): up or down, current cycle, when it
-        came up, its planned down time, running job and queue.
-    priority
-        The priority queue (failed, returned and deferred jobs).
-    regular
-        The regular queue, in arrival order.
-    failures
-        Failures so far per job (only jobs that failed at least once).
-    finished
-        Ids of the jobs that have ended.
-    periods
-        The up periods that have ended, in the order they ended.
-    """
-
-    resources: tuple[_Resource, ...]
-    priority: tuple[PendingJob, ...]
-    regular: tuple[PendingJob, ...]
-    failures: Mapping[JobId, int]
-    finished: frozenset[JobId]
-    periods: tuple[UpPeriod, ...]
 
 
 _ARRIVE, _DONE, _DOWN, _UP, _UPDATE = "arrive", "done", "down", "up", "update"
@@ -284,7 +112,7 @@ class VolatileGridModel:
         One [`ResourceAvailability`][schedlib.availability.patterns.ResourceAvailability]
         per resource; resource $i$ is `place=(i,)` in the log.
     policy
-        A [`MappingPolicy`][schedlib.availability.grid.MappingPolicy] or the name of a
+        A [`MappingPolicy`][schedlib.availability.policies.MappingPolicy] or the name of a
         built-in one (`"pgs"`, `"pgs-empty-queue"`, `"fcfs"`).
     queue_length
         Jobs a resource holds at once, its running job included (`>= 1`).
@@ -334,7 +162,7 @@ class VolatileGridModel:
         self.resources: tuple[ResourceAvailability, ...] = tuple(resources)
         if not self.resources:
             raise InvalidValueError("resources", self.resources, "needs at least one resource")
-        self.policy = _policy(policy)
+        self.policy = resolve_policy(policy)
         self.queue_length = require(queue_length, "queue_length", at_least=1)
         self.max_failures = require(max_failures, "max_failures", at_least=1)
         self.seed = seed
@@ -361,7 +189,8 @@ class VolatileGridModel:
     def initial_state(self) -> VolatileGridState:
         """Every resource up at time 0 in cycle 0; no job yet."""
         resources = tuple(
-            _Resource(True, 0, 0, r.planned.next_down(0, 0), None, 0, ()) for r in self.resources
+            ResourceState(True, 0, 0, r.planned.next_down(0, 0), None, 0, ())
+            for r in self.resources
         )
         return VolatileGridState(resources, (), (), MappingProxyType({}), frozenset(), ())
 
@@ -447,33 +276,8 @@ class VolatileGridModel:
         return self._update(state, event.time, event.payload[1])
 
     def on_pass(self, state: VolatileGridState, now: Time) -> Step[VolatileGridState]:
-        """Build the snapshot, call the policy's mapping, apply its decision.
-
-        The mapping is not called when no job waits or no available resource
-        has a free queue slot (it could not assign anything).
-        """
-        if not state.priority and not state.regular:
-            return Step(state)
-        limit = self.queue_length
-        if not any(
-            r.up and len(r.queued) + (r.running is not None) < limit for r in state.resources
-        ):
-            return Step(state)
-        views = tuple(
-            ResourceView(
-                index,
-                max(0, r.planned_down - now),
-                r.running,
-                0 if r.running is None else now - r.started,
-                r.queued,
-            )
-            for index, r in self._listed(state.resources)
-        )
-        snapshot = SchedulerSnapshot(now, views, state.priority, state.regular, self.queue_length)
-        decision = self.policy.mapping(snapshot)
-        if not decision.assignments and not decision.deferred:
-            return Step(state)
-        return self._apply(state, now, decision)
+        """Run the [scheduling pass][schedlib.availability.scheduling_pass.run_pass]."""
+        return run_pass(self, state, now)
 
     # -- transitions ----------------------------------------------------------------------
 
@@ -486,7 +290,8 @@ class VolatileGridModel:
         pending = PendingJob(job.id, job.estimate)
         return Step(attrs.evolve(state, regular=(*state.regular, pending)), log=log, wake=True)
 
-    def _listed(self, resources: tuple[_Resource, ...]) -> list[tuple[int, _Resource]]:
+    def listed(self, resources: tuple[ResourceState, ...]) -> list[tuple[int, ResourceState]]:
+        """The available resources with their indices, in this model's `resource_order`."""
         up = [(index, r) for index, r in enumerate(resources) if r.up]
         if self.resource_order == "rejoined":
             up.sort(key=lambda item: (item[1].up_since, item[0]))
@@ -496,9 +301,12 @@ class VolatileGridModel:
         screen = self.policy.screen
         return None if screen is None else screen(estimate, self.longest_uptime)
 
-    def _start(self, r: _Resource, index: int, now: Time) -> tuple[_Resource, JobEvent, Event]:
+    def start_next(
+        self, r: ResourceState, index: int, now: Time
+    ) -> tuple[ResourceState, JobEvent, Event]:
+        """Start the first job of `r`'s queue at `now`: the resource, its log entry, its end."""
         job = r.queued[0]
-        resource = _Resource(r.up, r.cycle, r.up_since, r.planned_down, job, now, r.queued[1:])
+        resource = ResourceState(r.up, r.cycle, r.up_since, r.planned_down, job, now, r.queued[1:])
         done = Event(
             now + self._runtime[job.id],
             Phase.COMPLETION,
@@ -513,12 +321,12 @@ class VolatileGridModel:
         assert job is not None  # a completion is cancelled when its resource goes down
         log = [JobEvent(now, job.id, EventKind.COMPLETE, (index,))]
         events = []
-        freed = _Resource(r.up, r.cycle, r.up_since, r.planned_down, None, 0, r.queued)
+        freed = ResourceState(r.up, r.cycle, r.up_since, r.planned_down, None, 0, r.queued)
         if freed.queued:
-            freed, started, done = self._start(freed, index, now)
+            freed, started, done = self.start_next(freed, index, now)
             log.append(started)
             events.append(done)
-        resources = _replace(state.resources, index, freed)
+        resources = replace_at(state.resources, index, freed)
         new = attrs.evolve(state, resources=resources, finished=state.finished | {job.id})
         return Step(new, events=events, log=log, wake=bool(new.priority or new.regular))
 
@@ -555,9 +363,9 @@ class VolatileGridModel:
             random.Random(f"{self.seed}:{index}:{r.cycle}") if spec.restart.is_random else None
         )
         back_up = Event(now + spec.truth.downtime(r.cycle) + delay, Phase.RECOVERY, (_UP, index))
-        down = _Resource(False, r.cycle, r.up_since, r.planned_down, None, 0, ())
+        down = ResourceState(False, r.cycle, r.up_since, r.planned_down, None, 0, ())
         new = VolatileGridState(
-            _replace(state.resources, index, down),
+            replace_at(state.resources, index, down),
             priority,
             state.regular,
             failures,
@@ -570,12 +378,12 @@ class VolatileGridModel:
         r = state.resources[index]
         spec = self.resources[index]
         cycle = r.cycle + 1
-        up = _Resource(True, cycle, now, spec.planned.next_down(now, cycle), None, 0, ())
+        up = ResourceState(True, cycle, now, spec.planned.next_down(now, cycle), None, 0, ())
         events = []
         uptime = spec.truth.uptime(cycle)
         if math.isfinite(uptime):
             events.append(Event(now + uptime, Phase.FAILURE, (_DOWN, index)))
-        new = attrs.evolve(state, resources=_replace(state.resources, index, up))
+        new = attrs.evolve(state, resources=replace_at(state.resources, index, up))
         return Step(new, events=events, wake=bool(state.priority or state.regular))
 
     def _update(
@@ -602,7 +410,7 @@ class VolatileGridModel:
             new = attrs.evolve(state, priority=swap(state.priority), regular=swap(state.regular))
             return Step(new, wake=True)
         resources = tuple(
-            _Resource(
+            ResourceState(
                 r.up,
                 r.cycle,
                 r.up_since,
@@ -615,113 +423,6 @@ class VolatileGridModel:
         )
         new = attrs.evolve(state, resources=resources)
         return Step(new, wake=bool(state.priority or state.regular))
-
-    def _apply(
-        self, state: VolatileGridState, now: Time, decision: MappingDecision
-    ) -> Step[VolatileGridState]:
-        target: dict[JobId, int] = {}
-        for a in decision.assignments:
-            if a.job in target:
-                raise InvalidValueError(
-                    f"{self.policy.name} decision", a.job, "job assigned twice in one decision"
-                )
-            target[a.job] = a.resource
-        deferred = set(decision.deferred)
-        picked: dict[JobId, PendingJob] = {}
-        priority, _ = _take(state.priority, target, (), picked)
-        regular, moved = _take(state.regular, target, deferred, picked)
-        if len(picked) != len(target):
-            unknown = sorted(set(target) - set(picked))
-            raise InvalidValueError(
-                f"{self.policy.name} decision", unknown, "assigns jobs that are not waiting"
-            )
-        if len(moved) != len(deferred):
-            raise InvalidValueError(
-                f"{self.policy.name} decision",
-                sorted(deferred - {j.id for j in moved}),
-                "defers jobs that are not in the regular queue",
-            )
-        resources = list(state.resources)
-        log: list[JobEvent] = []
-        touched: list[int] = []
-        for a in decision.assignments:
-            index = a.resource
-            r = resources[index] if 0 <= index < len(resources) else None
-            if r is None or not r.up:
-                raise InvalidValueError(
-                    f"{self.policy.name} decision",
-                    index,
-                    f"job {a.job} assigned to a down resource",
-                )
-            if len(r.queued) + (r.running is not None) >= self.queue_length:
-                raise InvalidValueError(
-                    f"{self.policy.name} decision", index, f"job {a.job} assigned to a full queue"
-                )
-            resources[index] = _Resource(
-                r.up, r.cycle, r.up_since, r.planned_down, r.running, r.started,
-                (*r.queued, picked[a.job]),
-            )  # fmt: skip
-            log.append(JobEvent(now, a.job, EventKind.ASSIGN, (index,)))
-            if index not in touched:
-                touched.append(index)
-        events = []
-        for index in touched:
-            r = resources[index]
-            if r.running is None:
-                resources[index], started, done = self._start(r, index, now)
-                log.append(started)
-                events.append(done)
-        new = attrs.evolve(
-            state,
-            resources=tuple(resources),
-            priority=(*priority, *moved),
-            regular=tuple(regular),
-        )
-        return Step(new, events=events, log=log)
-
-
-def _take(
-    queue: tuple[PendingJob, ...],
-    target: Mapping[JobId, int],
-    deferred: Collection[JobId],
-    picked: dict[JobId, PendingJob],
-) -> tuple[list[PendingJob], list[PendingJob]]:
-    """Split `queue` into (kept, deferred), moving assigned jobs into `picked`.
-
-    Stops scanning once every assigned and deferred job is found (FCFS takes
-    from the head, so a pass costs what it assigns, not the queue's length).
-    """
-    need = len(target) - len(picked) + len(deferred)
-    kept: list[PendingJob] = []
-    moved: list[PendingJob] = []
-    for position, job in enumerate(queue):
-        if need == 0:
-            kept.extend(queue[position:])
-            break
-        if job.id in target:
-            picked[job.id] = job
-            need -= 1
-        elif job.id in deferred:
-            moved.append(job)
-            need -= 1
-        else:
-            kept.append(job)
-    return kept, moved
-
-
-def _replace(items: tuple[_Resource, ...], index: int, item: _Resource) -> tuple[_Resource, ...]:
-    return (*items[:index], item, *items[index + 1 :])
-
-
-def _policy(policy: MappingPolicy | str) -> MappingPolicy:
-    if isinstance(policy, MappingPolicy):
-        return policy
-    try:
-        return POLICIES[policy]
-    except (KeyError, TypeError):
-        raise InvalidValueError(
-            "policy", policy, f"must be a MappingPolicy or one of {', '.join(POLICIES)}"
-        ) from None
 
 
 def wasted_work(record: RunRecord) -> Time:
@@ -845,47 +546,3 @@ def simulate_volatile_grid(
         resource_order=resource_order,
     )
     return model.run(max_events=max_events)
-
-
-def with_estimate_errors(
-    jobs: Iterable[BagJob], *, error: float, rng: random.Random
-) -> tuple[BagJob, ...]:
-    """Give each job an estimate off its runtime by a random factor.
-
-    Parameters
-    ----------
-    jobs
-        The jobs (their `runtime` is kept).
-    error
-        Largest relative error, in $[0, 1)$: the estimate is
-        $\\text{runtime} \\cdot f$, $f$ uniform on $[1 - \\text{error}, 1 + \\text{error}]$.
-    rng
-        The source of randomness.
-
-    Returns
-    -------
-    tuple of BagJob
-        The jobs with their new estimates, in order.
-
-    Raises
-    ------
-    InvalidValueError
-        If `error` is outside $[0, 1)$.
-
-    Notes
-    -----
-    Seed 001 §5: "It is however not realistic to assume job runtimes
-    prediction to be 100% accurate." Complexity $O(n)$.
-
-    Examples
-    --------
-    >>> jobs = with_estimate_errors([BagJob(1, 0, 100)], error=0.5, rng=random.Random(3))
-    >>> 50 <= jobs[0].estimate <= 150, jobs[0].runtime
-    (True, 100)
-    """
-    require(error, "error", at_least=0)
-    if not error < 1:
-        raise InvalidValueError("error", error, "must be < 1")
-    return tuple(
-        attrs.evolve(job, estimate=job.runtime * rng.uniform(1 - error, 1 + error)) for job in jobs
-    )

@@ -29,7 +29,8 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
-from schedlib.availability.grid import DEFAULT_QUEUE_LENGTH, BagJob, simulate_volatile_grid
+from schedlib.availability.grid import DEFAULT_QUEUE_LENGTH, simulate_volatile_grid
+from schedlib.availability.jobs import BagJob
 from schedlib.availability.patterns import (
     AvailabilityPattern,
     ResourceAvailability,

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from schedlib.availability.grid import (
+from schedlib.availability import (
     FCFS,
     PGS,
     BagJob,

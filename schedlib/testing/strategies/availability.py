@@ -23,7 +23,7 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from schedlib.availability.grid import BagJob
+from schedlib.availability.jobs import BagJob
 from schedlib.availability.mapping import PendingJob, ResourceView, SchedulerSnapshot
 from schedlib.availability.patterns import (
     AvailabilityPattern,

@@ -1,0 +1,157 @@
+"""The scheduling pass of a volatile grid: the snapshot the mapping sees, its decision applied.
+
+At every instant where something happened, the model
+([`VolatileGridModel.on_pass`][schedlib.availability.grid.VolatileGridModel.on_pass])
+runs [`run_pass`][schedlib.availability.scheduling_pass.run_pass]: it builds the
+[`SchedulerSnapshot`][schedlib.availability.mapping.SchedulerSnapshot] of the
+planned availability and the queues, calls the policy's pure mapping function
+(PGS or FCFS, Verboven et al. 2008, §2.3 and §3.1), checks that its decision
+can be applied, and applies it: jobs join the local queues of their resources
+(`ASSIGN`) and an idle resource starts the first job of its queue (`START`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from typing import TYPE_CHECKING
+
+import attrs
+
+from schedlib.availability.mapping import (
+    MappingDecision,
+    PendingJob,
+    ResourceView,
+    SchedulerSnapshot,
+)
+from schedlib.availability.state import ResourceState, VolatileGridState
+from schedlib.engine import Step
+from schedlib.errors import InvalidValueError
+from schedlib.model import EventKind, JobEvent, JobId, Time
+
+if TYPE_CHECKING:
+    from schedlib.availability.grid import VolatileGridModel
+
+__all__ = ["run_pass"]
+
+
+def run_pass(
+    model: VolatileGridModel, state: VolatileGridState, now: Time
+) -> Step[VolatileGridState]:
+    """Build the snapshot, call the policy's mapping, apply its decision.
+
+    The mapping is not called when no job waits or no available resource
+    has a free queue slot (it could not assign anything).
+    """
+    if not state.priority and not state.regular:
+        return Step(state)
+    limit = model.queue_length
+    if not any(r.up and len(r.queued) + (r.running is not None) < limit for r in state.resources):
+        return Step(state)
+    views = tuple(
+        ResourceView(
+            index,
+            max(0, r.planned_down - now),
+            r.running,
+            0 if r.running is None else now - r.started,
+            r.queued,
+        )
+        for index, r in model.listed(state.resources)
+    )
+    snapshot = SchedulerSnapshot(now, views, state.priority, state.regular, model.queue_length)
+    decision = model.policy.mapping(snapshot)
+    if not decision.assignments and not decision.deferred:
+        return Step(state)
+    return _apply(model, state, now, decision)
+
+
+def _apply(
+    model: VolatileGridModel, state: VolatileGridState, now: Time, decision: MappingDecision
+) -> Step[VolatileGridState]:
+    target: dict[JobId, int] = {}
+    for a in decision.assignments:
+        if a.job in target:
+            raise InvalidValueError(
+                f"{model.policy.name} decision", a.job, "job assigned twice in one decision"
+            )
+        target[a.job] = a.resource
+    deferred = set(decision.deferred)
+    picked: dict[JobId, PendingJob] = {}
+    priority, _ = _take(state.priority, target, (), picked)
+    regular, moved = _take(state.regular, target, deferred, picked)
+    if len(picked) != len(target):
+        unknown = sorted(set(target) - set(picked))
+        raise InvalidValueError(
+            f"{model.policy.name} decision", unknown, "assigns jobs that are not waiting"
+        )
+    if len(moved) != len(deferred):
+        raise InvalidValueError(
+            f"{model.policy.name} decision",
+            sorted(deferred - {j.id for j in moved}),
+            "defers jobs that are not in the regular queue",
+        )
+    resources = list(state.resources)
+    log: list[JobEvent] = []
+    touched: list[int] = []
+    for a in decision.assignments:
+        index = a.resource
+        r = resources[index] if 0 <= index < len(resources) else None
+        if r is None or not r.up:
+            raise InvalidValueError(
+                f"{model.policy.name} decision",
+                index,
+                f"job {a.job} assigned to a down resource",
+            )
+        if len(r.queued) + (r.running is not None) >= model.queue_length:
+            raise InvalidValueError(
+                f"{model.policy.name} decision", index, f"job {a.job} assigned to a full queue"
+            )
+        resources[index] = ResourceState(
+            r.up, r.cycle, r.up_since, r.planned_down, r.running, r.started,
+            (*r.queued, picked[a.job]),
+        )  # fmt: skip
+        log.append(JobEvent(now, a.job, EventKind.ASSIGN, (index,)))
+        if index not in touched:
+            touched.append(index)
+    events = []
+    for index in touched:
+        r = resources[index]
+        if r.running is None:
+            resources[index], started, done = model.start_next(r, index, now)
+            log.append(started)
+            events.append(done)
+    new = attrs.evolve(
+        state,
+        resources=tuple(resources),
+        priority=(*priority, *moved),
+        regular=tuple(regular),
+    )
+    return Step(new, events=events, log=log)
+
+
+def _take(
+    queue: tuple[PendingJob, ...],
+    target: Mapping[JobId, int],
+    deferred: Collection[JobId],
+    picked: dict[JobId, PendingJob],
+) -> tuple[list[PendingJob], list[PendingJob]]:
+    """Split `queue` into (kept, deferred), moving assigned jobs into `picked`.
+
+    Stops scanning once every assigned and deferred job is found (FCFS takes
+    from the head, so a pass costs what it assigns, not the queue's length).
+    """
+    need = len(target) - len(picked) + len(deferred)
+    kept: list[PendingJob] = []
+    moved: list[PendingJob] = []
+    for position, job in enumerate(queue):
+        if need == 0:
+            kept.extend(queue[position:])
+            break
+        if job.id in target:
+            picked[job.id] = job
+            need -= 1
+        elif job.id in deferred:
+            moved.append(job)
+            need -= 1
+        else:
+            kept.append(job)
+    return kept, moved
