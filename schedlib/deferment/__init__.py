@@ -14,6 +14,9 @@ One concept per module:
   Selection` function;
 - [`overtaking`][schedlib.deferment.overtaking]: the overtaking relation, measured on a run's
   record;
+- [`state`][schedlib.deferment.state]: the farm's state and how a task instance executes;
+- [`scheduling_pass`][schedlib.deferment.scheduling_pass]: the scheduler's selection, checked and
+  started;
 - [`farm`][schedlib.deferment.farm]: the task farm on the shared engine and
   [`run_grid`][schedlib.deferment.farm.run_grid].
 """
@@ -30,8 +33,6 @@ from schedlib.deferment.desktopgrid import (
     work_done,
 )
 from schedlib.deferment.farm import (
-    FarmState,
-    Instance,
     TaskFarm,
     run_grid,
 )
@@ -39,6 +40,10 @@ from schedlib.deferment.overtaking import (
     overtakes,
     overtaking_jobs,
     overtaking_pairs,
+)
+from schedlib.deferment.scheduling_pass import (
+    position,
+    run_pass,
 )
 from schedlib.deferment.selection import (
     Allocation,
@@ -58,6 +63,11 @@ from schedlib.deferment.selection import (
     round_robin,
     select_tasks,
     validate_bound,
+)
+from schedlib.deferment.state import (
+    FarmState,
+    Instance,
+    advance,
 )
 
 __all__ = [
@@ -80,6 +90,7 @@ __all__ = [
     "TaskFarm",
     "TaskJob",
     "TaskSelection",
+    "advance",
     "blocking_job",
     "few_unallocated",
     "fifo",
@@ -89,8 +100,10 @@ __all__ = [
     "overtakes",
     "overtaking_jobs",
     "overtaking_pairs",
+    "position",
     "round_robin",
     "run_grid",
+    "run_pass",
     "select_tasks",
     "validate_bound",
     "work_done",

@@ -48,78 +48,23 @@ Two jobs on one processor of speed 10 that stalls over `[2, 5)`:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Collection, Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 import attrs
 
 from schedlib.deferment.desktopgrid import Processor, SpeedSource, TaskJob
-from schedlib.deferment.selection import GridView, JobKey, JobProgress, Scheduler
+from schedlib.deferment.scheduling_pass import position, run_pass
+from schedlib.deferment.selection import JobProgress, Scheduler
+from schedlib.deferment.state import FarmState, Instance, advance
 from schedlib.engine import Event, Phase, Step, simulate
 from schedlib.errors import InvalidValueError
 from schedlib.model import EventKind, JobEvent, JobId, RunRecord, Time
 
-__all__ = ["FarmState", "Instance", "TaskFarm", "run_grid"]
+__all__ = ["TaskFarm", "run_grid"]
 
 _START, _COMPLETE, _CANCEL = EventKind.START, EventKind.COMPLETE, EventKind.CANCEL
 _COMPLETION, _RECOVERY, _ARRIVAL = Phase.COMPLETION, Phase.RECOVERY, Phase.ARRIVAL
-
-
-class Instance(NamedTuple):
-    """An instance (original or replica) of a task running on a processor.
-
-    Attributes
-    ----------
-    job
-        The job.
-    task
-        The task index.
-    replica
-        Whether it is a replica.
-    left
-        Instructions left to compute at `since`.
-    since
-        Start of the current speed piece (or of the instance).
-    speed
-        The processor's speed on the current piece.
-    """
-
-    job: JobId
-    task: int
-    replica: bool
-    left: float
-    since: Time
-    speed: float
-
-
-class FarmState(NamedTuple):
-    """The model's state between events (an immutable record).
-
-    Attributes
-    ----------
-    jobs
-        Submitted, unfinished jobs in submission order (what the scheduler sees).
-    idle
-        Idle processors, in the order they became idle (on one completion:
-        its processor, then those of the cancelled replicas, by id).
-    last_job
-        The scheduler's round-robin memory.
-    runs
-        Per processor, the instance it runs, or `None`.
-    todo
-        Ids of the jobs not finished yet (submitted or not).
-    replicated
-        Tasks `(job, task)` that have had a replica since they started (only
-        their completion needs to look for other instances to cancel).
-    """
-
-    jobs: tuple[JobProgress, ...]
-    idle: tuple[int, ...]
-    last_job: JobKey | None
-    runs: tuple[Instance | None, ...]
-    todo: frozenset[JobId]
-    replicated: frozenset[tuple[JobId, int]] = frozenset()
 
 
 def _processor_tuple(value: Iterable[Processor]) -> tuple[Processor, ...]:
@@ -156,9 +101,10 @@ class TaskFarm:
     processors: tuple[Processor, ...] = attrs.field(converter=_processor_tuple)
     scheduler: Scheduler
     horizon: Time | None = None
-    _speeds: tuple[SpeedSource, ...] = attrs.field(init=False, repr=False, eq=False)
+    speeds: tuple[SpeedSource, ...] = attrs.field(init=False, repr=False, eq=False)
+    """The processors' speed histories (derived from `processors`)."""
 
-    @_speeds.default
+    @speeds.default
     def _speed_sources(self) -> tuple[SpeedSource, ...]:
         return tuple(p.speed for p in self.processors)
 
@@ -203,51 +149,8 @@ class TaskFarm:
         )
 
     def on_pass(self, state: FarmState, now: Time) -> Step[FarmState]:
-        """Ask the scheduler, check and start the instances it allocates."""
-        idle = state.idle
-        if not idle or not state.jobs:
-            return Step(state)
-        selection = self.scheduler(GridView(now, state.jobs, idle, state.last_job))
-        if not selection.allocations:
-            if selection.last_job == state.last_job:
-                return Step(state)
-            return Step(state._replace(last_job=selection.last_job))
-        jobs = list(state.jobs)
-        runs = list(state.runs)
-        used: list[int] = []
-        log: list[JobEvent] = []
-        events: list[Event] = []
-        replicated = state.replicated
-        for allocation in selection.allocations:
-            processor, job_id, task = allocation.processor, allocation.job, allocation.task
-            if processor not in idle or processor in used:
-                raise InvalidValueError(
-                    "Allocation.processor", processor, f"is not idle at t={now} ({allocation!r})"
-                )
-            index = _position(jobs, job_id)
-            if index < 0:
-                raise InvalidValueError(
-                    "Allocation.job", job_id, f"is not a submitted unfinished job at t={now}"
-                )
-            progress = jobs[index]
-            jobs[index] = progress.allocate(task)
-            used.append(processor)
-            replica = task < progress.allocated
-            if replica:
-                replicated = replicated | {(job_id, task)}
-            size = float(progress.job.tasks[task])
-            runs[processor], event = self._advance(processor, job_id, task, replica, size, now)
-            if event is not None:
-                events.append(event)
-            log.append(
-                JobEvent(now, job_id, _START, (processor,), task, "replica" if replica else "")
-            )
-        rest = tuple(p for p in idle if p not in used) if len(used) < len(idle) else ()
-        return Step(
-            FarmState(tuple(jobs), rest, selection.last_job, tuple(runs), state.todo, replicated),
-            events=events,
-            log=log,
-        )
+        """Run the [scheduling pass][schedlib.deferment.scheduling_pass.run_pass]."""
+        return run_pass(self, state, now)
 
     def is_done(self, state: FarmState) -> bool:
         """Every job finished."""
@@ -257,28 +160,29 @@ class TaskFarm:
         """Ids of the unfinished jobs."""
         return sorted(state.todo)
 
-    def _advance(
+    def advance(
         self, processor: int, job: JobId, task: int, replica: bool, left: float, now: Time
     ) -> tuple[Instance, Event | None]:
-        """The instance at the start of the speed piece holding `now`, and its next event."""
-        speed, until = self._speeds[processor].segment_at(now)
-        instance = Instance(job, task, replica, left, now, speed)
-        if speed > 0 and left <= speed * (until - now):
-            finish = now + left / speed
-            return instance, Event(
-                finish if finish < until else until, _COMPLETION, processor, key=processor
-            )
-        if until == math.inf:
-            return instance, None  # stalled for ever: only a replica can finish the task
-        return instance, Event(until, _RECOVERY, processor, key=processor)
+        """An instance on `processor` at `now`, and its next event.
+
+        The model's hook for how instances execute (a subclass may change it,
+        e.g. to test the checkers); see
+        [`advance`][schedlib.deferment.state.advance].
+        """
+        return advance(self.speeds[processor], processor, job, task, replica, left, now)
 
     def _speed_change(self, state: FarmState, processor: int, now: Time) -> Step[FarmState]:
         instance = state.runs[processor]
         assert instance is not None, f"speed event for idle processor {processor} at t={now}"
         left = instance.left - instance.speed * (now - instance.since)
         runs = list(state.runs)
-        runs[processor], event = self._advance(
-            processor, instance.job, instance.task, instance.replica, left, now
+        runs[processor], event = self.advance(
+            processor,
+            instance.job,
+            instance.task,
+            instance.replica,
+            left,
+            now,
         )
         new = state._replace(runs=tuple(runs))
         return Step(new, events=(event,) if event is not None else ())
@@ -317,7 +221,7 @@ class TaskFarm:
                     freed.append(other)
                     log.append(JobEvent(now, job_id, _CANCEL, (other,), task, superseded))
         jobs = state.jobs
-        index = _position(jobs, job_id)
+        index = position(jobs, job_id)
         progress = jobs[index].complete(task)
         todo = state.todo
         if progress.finished:
@@ -332,14 +236,6 @@ class TaskFarm:
             log=log,
             wake=True,
         )
-
-
-def _position(jobs: Sequence[JobProgress], job: JobId) -> int:
-    """Index of `job` in `jobs`, or -1."""
-    for index, progress in enumerate(jobs):
-        if progress.job.id == job:
-            return index
-    return -1
 
 
 def run_grid(

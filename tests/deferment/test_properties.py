@@ -15,17 +15,20 @@ from hypothesis import strategies as st
 
 from schedlib.deferment import (
     Deferment,
+    FarmState,
     GridView,
+    Instance,
     JobProgress,
     Order,
     Selection,
+    TaskFarm,
     TaskSelection,
     fifo,
     overtaking_jobs,
     round_robin,
+    run_grid,
 )
 from schedlib.deferment.desktopgrid import Processor, SpeedHistory, TaskJob
-from schedlib.deferment.farm import FarmState, Instance, TaskFarm, run_grid
 from schedlib.engine import Event, Step
 from schedlib.errors import SimulationStuckError
 from schedlib.model import EventKind, JobEvent, RunRecord, Time
@@ -309,7 +312,7 @@ class SilentCancelFarm(TaskFarm):
 class FrozenSpeedFarm(TaskFarm):
     """BROKEN: a task runs at the speed its processor had when it started, for ever."""
 
-    def _advance(
+    def advance(
         self, processor: int, job: int, task: int, replica: bool, left: float, now: Time
     ) -> tuple[Instance, Event | None]:
         speed, _ = self.processors[processor].speed.segment_at(now)
