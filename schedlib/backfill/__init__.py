@@ -7,10 +7,17 @@ planning uses the availability [`Profile`][schedlib.backfill.profile.Profile],
 and [`BackfillModel`][schedlib.backfill.simulation.BackfillModel] runs them on
 the shared engine. See the Backfilling page of the documentation.
 
+This package is also the floor the multi-site family stands on: each site of a
+multi-site run schedules its queue with these same rules.
+
 References
 ----------
-Seed 004 (Sabin et al.) §2; Lifka 1995 (EASY); Mu'alem and Feitelson 2001
-(conservative backfilling).
+Sabin, Kettimuthu, Rajan and Sadayappan (2003), "Scheduling of Parallel Jobs
+in a Heterogeneous Multi-Site Environment", JSSPP 2003, LNCS 2862, §2
+(backfilling); Lifka (1995), "The ANL/IBM SP scheduling system", JSSPP 1995
+(EASY); Mu'alem and Feitelson (2001), "Utilization, predictability,
+workloads, and user runtime estimates in scheduling the IBM SP2 with
+backfilling", IEEE TPDS 12(6) (conservative backfilling).
 
 Examples
 --------
