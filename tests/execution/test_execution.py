@@ -1,4 +1,4 @@
-"""Execution helpers: results in input order whatever the worker count; quiet progress off a terminal."""
+"""Execution helpers: results in input order for any worker count; no progress bar off a tty."""
 
 from __future__ import annotations
 
