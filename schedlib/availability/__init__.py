@@ -67,6 +67,7 @@ from schedlib.availability.policies import (
     resolve_policy,
 )
 from schedlib.availability.scheduling_pass import (
+    GridSetting,
     run_pass,
 )
 from schedlib.availability.state import (
@@ -86,6 +87,7 @@ __all__ = [
     "Assignment",
     "AvailabilityPattern",
     "BagJob",
+    "GridSetting",
     "MappingDecision",
     "MappingPolicy",
     "PendingJob",

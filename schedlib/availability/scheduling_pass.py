@@ -13,7 +13,7 @@ can be applied, and applies it: jobs join the local queues of their resources
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import attrs
 
@@ -23,20 +23,32 @@ from schedlib.availability.mapping import (
     ResourceView,
     SchedulerSnapshot,
 )
+from schedlib.availability.policies import MappingPolicy
 from schedlib.availability.state import ResourceState, VolatileGridState
-from schedlib.engine import Step
+from schedlib.engine import Event, Step
 from schedlib.errors import InvalidValueError
 from schedlib.model import EventKind, JobEvent, JobId, Time
 
-if TYPE_CHECKING:
-    from schedlib.availability.grid import VolatileGridModel
-
-__all__ = ["run_pass"]
+__all__ = ["GridSetting", "run_pass"]
 
 
-def run_pass(
-    model: VolatileGridModel, state: VolatileGridState, now: Time
-) -> Step[VolatileGridState]:
+class GridSetting(Protocol):
+    """What a pass reads of its model.
+
+    [`VolatileGridModel`][schedlib.availability.grid.VolatileGridModel] provides it.
+    """
+
+    queue_length: int
+    policy: MappingPolicy
+
+    def listed(self, resources: tuple[ResourceState, ...]) -> list[tuple[int, ResourceState]]: ...
+
+    def start_next(
+        self, r: ResourceState, index: int, now: Time
+    ) -> tuple[ResourceState, JobEvent, Event]: ...
+
+
+def run_pass(model: GridSetting, state: VolatileGridState, now: Time) -> Step[VolatileGridState]:
     """Build the snapshot, call the policy's mapping, apply its decision.
 
     The mapping is not called when no job waits or no available resource
@@ -65,7 +77,7 @@ def run_pass(
 
 
 def _apply(
-    model: VolatileGridModel, state: VolatileGridState, now: Time, decision: MappingDecision
+    model: GridSetting, state: VolatileGridState, now: Time, decision: MappingDecision
 ) -> Step[VolatileGridState]:
     target: dict[JobId, int] = {}
     for a in decision.assignments:

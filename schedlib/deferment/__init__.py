@@ -42,7 +42,7 @@ from schedlib.deferment.overtaking import (
     overtaking_pairs,
 )
 from schedlib.deferment.scheduling_pass import (
-    position,
+    FarmSetting,
     run_pass,
 )
 from schedlib.deferment.selection import (
@@ -74,6 +74,7 @@ __all__ = [
     "Allocation",
     "Deferment",
     "DefermentTest",
+    "FarmSetting",
     "FarmState",
     "GridView",
     "Instance",
@@ -100,7 +101,6 @@ __all__ = [
     "overtakes",
     "overtaking_jobs",
     "overtaking_pairs",
-    "position",
     "round_robin",
     "run_grid",
     "run_pass",

@@ -11,23 +11,35 @@ allocation it returns and starts the instances (Mine et al. 2007, §3-§4).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from schedlib.deferment.selection import GridView, JobProgress
-from schedlib.deferment.state import FarmState
+from schedlib.deferment.selection import GridView, JobProgress, Scheduler
+from schedlib.deferment.state import FarmState, Instance
 from schedlib.engine import Event, Step
 from schedlib.errors import InvalidValueError
 from schedlib.model import EventKind, JobEvent, JobId, Time
 
-if TYPE_CHECKING:
-    from schedlib.deferment.farm import TaskFarm
+__all__ = ["FarmSetting", "run_pass"]
 
-__all__ = ["position", "run_pass"]
+
+class FarmSetting(Protocol):
+    """What a pass reads of its model.
+
+    [`TaskFarm`][schedlib.deferment.farm.TaskFarm] provides it.
+    """
+
+    @property
+    def scheduler(self) -> Scheduler: ...
+
+    def advance(
+        self, processor: int, job: JobId, task: int, replica: bool, left: float, now: Time
+    ) -> tuple[Instance, Event | None]: ...
+
 
 _START = EventKind.START
 
 
-def run_pass(farm: TaskFarm, state: FarmState, now: Time) -> Step[FarmState]:
+def run_pass(farm: FarmSetting, state: FarmState, now: Time) -> Step[FarmState]:
     """Ask the scheduler, check and start the instances it allocates.
 
     Parameters

@@ -85,6 +85,7 @@ from schedlib.preemption.scheduling_pass import (
     BALANCE_DETAIL,
     PULL_DETAIL,
     PUSH_DETAIL,
+    GridSetting,
     SchedulingPass,
 )
 from schedlib.preemption.state import (
@@ -124,6 +125,7 @@ __all__ = [
     "GridJob",
     "GridModel",
     "GridNode",
+    "GridSetting",
     "GridState",
     "JobProgress",
     "LoadKey",

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import bisect
 import heapq
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol
 
 import attrs
 
@@ -36,6 +37,7 @@ from schedlib.preemption.migration import (
     pull_partners,
 )
 from schedlib.preemption.priority import overtake_delay
+from schedlib.preemption.resources import GridNode, Vector
 from schedlib.preemption.state import (
     GridState,
     JobProgress,
@@ -44,11 +46,9 @@ from schedlib.preemption.state import (
     remaining_time,
     resumed,
 )
+from schedlib.preemption.topology import LoadKey, Topology
 
-if TYPE_CHECKING:
-    from schedlib.preemption.grid import GridModel
-
-__all__ = ["BALANCE_DETAIL", "PULL_DETAIL", "PUSH_DETAIL", "SchedulingPass"]
+__all__ = ["BALANCE_DETAIL", "PULL_DETAIL", "PUSH_DETAIL", "GridSetting", "SchedulingPass"]
 
 PUSH_DETAIL = "push from"
 """Detail prefix of a `MIGRATE` by PUSH (the job starts at once on the receiver)."""
@@ -66,6 +66,45 @@ _INF = float("inf")
 _DONE, _TICK = DONE, TICK
 
 
+class GridSetting(Protocol):
+    """What a pass reads of its model: the grid, the options, the decisions and the helpers.
+
+    [`GridModel`][schedlib.preemption.grid.GridModel] provides it.
+    """
+
+    nodes: tuple[GridNode, ...]
+    topology: Topology
+    alpha: float
+    beta: float
+    push: bool
+    pull: bool
+    balance: bool
+    internode: bool
+    exhaustive: bool
+    decide: Callable[[NodeSnapshot], Decision]
+    observer: Callable[[NodeSnapshot, Decision], None] | None
+    push_target: Callable[..., int | None]
+    pull_job: Callable[..., JobId | None]
+
+    def used(self, running: Iterable[JobProgress]) -> Vector: ...
+
+    def store(
+        self, nodes: list[NodeState], keys: list[LoadKey], i: int, node: NodeState
+    ) -> None: ...
+
+    def preempted(self, p: JobProgress, now: Time, speed: float) -> JobProgress: ...
+
+    def contender(self, p: JobProgress, now: Time, speed: float) -> Contender: ...
+
+    def queue(self, node: NodeState, now: Time, speed: float) -> tuple[Contender, ...]: ...
+
+    def could_act(self, nodes: Sequence[NodeState], i: int) -> bool: ...
+
+    def on_tick(self, now: Time) -> bool: ...
+
+    def tick_after(self, now: Time, at_least: Time | None = None) -> Time: ...
+
+
 class SchedulingPass:
     """One scheduling pass over the grid at one instant (a working copy private to the pass).
 
@@ -74,7 +113,7 @@ class SchedulingPass:
     engine step. Nothing outside the pass sees its lists and sets change.
     """
 
-    def __init__(self, model: GridModel, state: GridState, now: Time) -> None:
+    def __init__(self, model: GridSetting, state: GridState, now: Time) -> None:
         self.m = model
         self.state = state
         self.now = now
