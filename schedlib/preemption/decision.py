@@ -90,6 +90,7 @@ __all__ = [
     "Decision",
     "LocalPolicy",
     "NodeSnapshot",
+    "PreemptionRound",
     "apply_decision",
     "free_vector",
     "progress_made",
@@ -206,6 +207,35 @@ class NodeSnapshot:
 
 
 @attrs.frozen(slots=True)
+class PreemptionRound:
+    """Why jobs were preempted: one round of `FindJobstoPreempt` (Algorithm 1).
+
+    Attributes
+    ----------
+    head
+        The waiting job the round makes room for (it starts in the round).
+    victims
+        The running jobs stopped for it, in the order they were chosen (a
+        victim that fits again in the final fill is kept running after all).
+    free
+        The node's free vector just before the round.
+
+    Examples
+    --------
+    >>> PreemptionRound(head=9, victims=(4,), free=(1,))
+    PreemptionRound(head=9, victims=(4,), free=(1,))
+    """
+
+    head: JobId
+    victims: tuple[JobId, ...] = attrs.field(converter=_ids)
+    free: Vector = attrs.field(converter=_amounts)
+
+
+def _rounds(value: Iterable[PreemptionRound]) -> tuple[PreemptionRound, ...]:
+    return tuple(value)
+
+
+@attrs.frozen(slots=True)
 class Decision:
     """The result of one local decision.
 
@@ -216,10 +246,21 @@ class Decision:
         in the order they were chosen.
     start
         Waiting jobs to start, in the order they were chosen.
+    rounds
+        The explanation of the preemptions, one
+        [`PreemptionRound`][schedlib.preemption.decision.PreemptionRound] per
+        job that preempted others, in order. It does not take part in
+        equality or `repr` (two decisions that do the same are equal), and a
+        policy that never preempts leaves it empty.
+        [`check_victims_needed`][schedlib.testing.invariants.check_victims_needed]
+        audits it.
     """
 
     preempt: tuple[JobId, ...] = attrs.field(default=(), converter=_ids)
     start: tuple[JobId, ...] = attrs.field(default=(), converter=_ids)
+    rounds: tuple[PreemptionRound, ...] = attrs.field(
+        default=(), converter=_rounds, eq=False, repr=False
+    )
 
 
 LocalPolicy = Callable[[NodeSnapshot], Decision]
@@ -331,6 +372,7 @@ def schedule_preemptive(snapshot: NodeSnapshot) -> Decision:
     free = list(subtract(capacity, total((c.requirement for c in snapshot.running), kinds)))
     started: dict[JobId, None] = {}  # insertion-ordered set
     preempted: dict[JobId, None] = {}
+    rounds: list[PreemptionRound] = []
 
     def start(c: Contender) -> None:
         _sub(free, c.requirement)
@@ -383,6 +425,7 @@ def schedule_preemptive(snapshot: NodeSnapshot) -> Decision:
             if fits(head.requirement, trial):
                 released = trial
                 chosen.remove(c)
+        rounds.append(PreemptionRound(head.job, tuple(c.job for c in chosen), tuple(free)))
         for c in chosen:
             stop(c)
             bisect.insort(queue, (rank_key(c), c), key=lambda item: item[0])
@@ -391,7 +434,7 @@ def schedule_preemptive(snapshot: NodeSnapshot) -> Decision:
     for _key, c in sorted(blocked, key=lambda item: item[0]):
         if fits(c.requirement, free):
             start(c)
-    return Decision(preempt=tuple(preempted), start=tuple(started))
+    return Decision(preempt=tuple(preempted), start=tuple(started), rounds=rounds)
 
 
 def schedule_fcfs_backfill(snapshot: NodeSnapshot) -> Decision:

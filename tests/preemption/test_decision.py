@@ -17,11 +17,13 @@ from schedlib.preemption.decision import (
     Contender,
     Decision,
     NodeSnapshot,
+    PreemptionRound,
     apply_decision,
     free_vector,
     rank_key,
     schedule_fcfs_backfill,
     schedule_preemptive,
+    victim_key,
 )
 from schedlib.preemption.resources import fits, total
 from schedlib.testing.invariants import (
@@ -29,6 +31,7 @@ from schedlib.testing.invariants import (
     check_decision_valid,
     check_fill_maximal,
     check_preemptions_justified,
+    check_victims_needed,
     check_waiting_blocked,
 )
 from schedlib.testing.strategies import node_snapshots
@@ -208,6 +211,99 @@ def ignore_memory(snap: NodeSnapshot) -> Decision:
     return Decision(start=tuple(started))
 
 
+def keep_unneeded_victims(snap: NodeSnapshot) -> Decision:
+    """Stops victims lowest priority first until the job fits, and never releases one again.
+
+    The mutant of the reliability audit: `FindOptimal`'s second pass (drop the
+    victims whose release is not needed) is skipped.
+    """
+    free = list(free_vector(snap))
+    running = {c.job: c for c in snap.running}
+    started: list[int] = []
+    queue = []
+    for c in sorted(snap.waiting, key=rank_key):
+        if fits(c.requirement, free):
+            free = [f - r for f, r in zip(free, c.requirement, strict=True)]
+            running[c.job] = c
+            started.append(c.job)
+        else:
+            queue.append(c)
+    preempted: list[int] = []
+    rounds = []
+    for head in queue:
+        if not running or head.priority <= min(c.priority for c in running.values()):
+            break
+        lower = sorted(
+            (c for c in running.values() if c.priority < head.priority),
+            key=lambda c: victim_key(c, snap.capacity),
+        )
+        released, chosen = list(free), []
+        for c in lower:
+            chosen.append(c)
+            released = [f + r for f, r in zip(released, c.requirement, strict=True)]
+            if fits(head.requirement, released):
+                break
+        else:
+            continue
+        rounds.append(PreemptionRound(head.job, [c.job for c in chosen], free))
+        for c in chosen:
+            del running[c.job]
+            (started.remove if c.job in started else preempted.append)(c.job)
+        free = [f - r for f, r in zip(released, head.requirement, strict=True)]
+        running[head.job] = head
+        started.append(head.job)
+    for c in sorted(snap.waiting, key=rank_key):  # fill again
+        if c.job not in running and fits(c.requirement, free):
+            free = [f - r for f, r in zip(free, c.requirement, strict=True)]
+            running[c.job] = c
+            started.append(c.job)
+    return Decision(preempt=preempted, start=started, rounds=rounds)
+
+
+AUDIT_CASE = NodeSnapshot(
+    (4,),
+    running=(Contender(1, (1,), -4.0, 0), Contender(2, (3,), -4.0, 0)),
+    waiting=(Contender(4, (2,), -2.0, 0), Contender(3, (2,), -4.0, 0)),
+)
+
+
+def test_victims_are_released_when_not_needed_audit_case() -> None:
+    """The smallest case of the reliability audit: preempt job 2 and start job 4, nothing more."""
+    decision = schedule_preemptive(AUDIT_CASE)
+    assert decision == Decision(preempt=(2,), start=(4,))
+    assert decision.rounds == (PreemptionRound(head=4, victims=(2,), free=(0,)),)
+    check_decision(AUDIT_CASE, decision)
+    lazy = keep_unneeded_victims(AUDIT_CASE)
+    assert lazy == Decision(preempt=(1, 2), start=(4, 3))
+    with pytest.raises(AssertionError, match="victim 1 is not needed"):
+        check_victims_needed(AUDIT_CASE, lazy)
+
+
+def test_unexplained_preemptions_are_reported() -> None:
+    with pytest.raises(AssertionError, match="no round of the decision names them"):
+        check_victims_needed(AUDIT_CASE, Decision(preempt=(2,), start=(4,)))
+
+
+def test_a_victim_unneeded_in_hindsight_is_still_justified_per_round() -> None:
+    # Round 1 stops job 1 for job 5 while job 2 still runs; round 2 stops job 2 for
+    # job 3. In hindsight job 1 was not needed, and job 6 (equal priority) takes its
+    # cores in the final fill; per round, every victim was needed.
+    snap = NodeSnapshot(
+        (5,),
+        running=(Contender(1, (2,), -3.0, 3), Contender(2, (3,), -2.0, 3)),
+        waiting=(
+            Contender(3, (2,), 0.0, 3),
+            Contender(4, (3,), -2.0, 0),
+            Contender(5, (1,), 0.0, 0),
+            Contender(6, (2,), -3.0, 2),
+        ),
+    )
+    decision = schedule_preemptive(snap)
+    assert decision == Decision(preempt=(1, 2), start=(5, 3, 6))
+    assert [r.victims for r in decision.rounds] == [(1,), (2,)]
+    check_decision(snap, decision)
+
+
 @pytest.mark.parametrize(
     ("checker", "broken"),
     [
@@ -215,6 +311,8 @@ def ignore_memory(snap: NodeSnapshot) -> Decision:
         (check_fill_maximal, no_backfill),
         (check_preemptions_justified, preempt_all_lower),
         (check_preemptions_justified, preempt_equal),
+        (check_victims_needed, keep_unneeded_victims),
+        (check_victims_needed, preempt_all_lower),
         (check_waiting_blocked, fill_only),
     ],
     ids=lambda x: getattr(x, "__name__", str(x)),

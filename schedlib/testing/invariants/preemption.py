@@ -7,8 +7,9 @@ Two levels:
   [`check_decision_valid`][schedlib.testing.invariants.check_decision_valid],
   [`check_fill_maximal`][schedlib.testing.invariants.check_fill_maximal],
   [`check_preemptions_justified`][schedlib.testing.invariants.check_preemptions_justified],
+  [`check_victims_needed`][schedlib.testing.invariants.check_victims_needed],
   [`check_waiting_blocked`][schedlib.testing.invariants.check_waiting_blocked], and
-  [`check_decision`][schedlib.testing.invariants.check_decision] running all four
+  [`check_decision`][schedlib.testing.invariants.check_decision] running all five
   (usable as the `observer` of
   [`simulate_grid`][schedlib.preemption.grid.simulate_grid]);
 - **run level** — a [`RunRecord`][schedlib.model.RunRecord] whose places are
@@ -64,6 +65,7 @@ __all__ = [
     "check_node_capacity",
     "check_preemptions_justified",
     "check_progress_conserved",
+    "check_victims_needed",
     "check_waiting_blocked",
     "is_balancing_move",
 ]
@@ -150,6 +152,105 @@ def check_preemptions_justified(snapshot: NodeSnapshot, decision: Decision) -> N
             )
 
 
+def check_victims_needed(
+    snapshot: NodeSnapshot, decision: Decision, *, tolerance: float = 1e-9
+) -> None:
+    """Every preempted job was needed by a strictly higher-priority job, at that moment.
+
+    Audits the decision's explanation
+    ([`Decision.rounds`][schedlib.preemption.decision.Decision]): each round
+    names the job $J$ it makes room for, its victims $V_1, \\dots, V_m$ and
+    the free vector $F$ before it. For every round:
+
+    $$ P(V_i) < P(J), \\qquad R_J \\le F + \\sum_i R_{V_i}, \\qquad
+       R_J \not\\le F + \\sum_{i \ne j} R_{V_i} \\ \text{for every } j $$
+
+    — the victims have strictly lower priority, they make room for $J$, and
+    each one is needed ("just the right amount", Balasubramanian et al. 2013,
+    §5.1, `FindOptimal`). Every preempted job is a victim of some round, $J$
+    ends up running, the first round's $F$ is at most the snapshot's free
+    vector, and each round's $F$ follows from the previous round.
+
+    The property is per round, as the algorithm decides: a victim needed for
+    the first job may look unneeded in hindsight once a later round frees
+    more (the Priority and preemption page shows such a case).
+
+    Raises
+    ------
+    AssertionError
+        Naming the round and the victim or inconsistency.
+
+    Examples
+    --------
+    The case from the reliability audit: job 1 is stopped for job 4 although
+    job 2's three cores suffice — job 1 would only make room for job 3, of
+    equal priority:
+
+    >>> from schedlib.preemption.decision import Contender, Decision, PreemptionRound
+    >>> snap = NodeSnapshot(
+    ...     (4,), running=(Contender(1, (1,), -4.0, 0), Contender(2, (3,), -4.0, 0)),
+    ...     waiting=(Contender(4, (2,), -2.0, 0), Contender(3, (2,), -4.0, 0)))
+    >>> lazy = Decision(preempt=(1, 2), start=(4, 3),
+    ...                 rounds=[PreemptionRound(head=4, victims=(1, 2), free=(0,))])
+    >>> check_victims_needed(snap, lazy)
+    Traceback (most recent call last):
+    ...
+    AssertionError: round 1 (for job 4): victim 1 is not needed: job 4's (2,) fits in (3,) ...
+    """
+    jobs = {c.job: c for c in snapshot.running + snapshot.waiting}
+    unexplained = set(decision.preempt) - {v for r in decision.rounds for v in r.victims}
+    if unexplained:
+        raise AssertionError(
+            f"jobs {sorted(unexplained)} are preempted but no round of the decision names them"
+        )
+    after = _after(snapshot, decision)
+    running = {c.job for c in after.running}
+    expected: list[float] = list(free_vector(snapshot))
+    first = True
+    for number, rnd in enumerate(decision.rounds, start=1):
+        where = f"round {number} (for job {rnd.head})"
+        if rnd.head not in jobs:
+            raise AssertionError(f"{where}: job {rnd.head} is not on the node")
+        head = jobs[rnd.head]
+        free = rnd.free
+        if len(free) != len(expected):
+            raise AssertionError(f"{where}: free vector {free} has the wrong number of kinds")
+        slack = [tolerance * max(1.0, abs(e)) for e in expected]
+        if first and any(f > e + t for f, e, t in zip(free, expected, slack, strict=True)):
+            raise AssertionError(f"{where}: free vector {free} exceeds the snapshot's {expected}")
+        if not first and any(abs(f - e) > t for f, e, t in zip(free, expected, slack, strict=True)):
+            raise AssertionError(
+                f"{where}: free vector {free}, the previous round leaves {expected}"
+            )
+        first = False
+        if rnd.head not in running:
+            raise AssertionError(f"{where}: job {rnd.head} does not run after the decision")
+        victims = []
+        for v in rnd.victims:
+            if v not in jobs:
+                raise AssertionError(f"{where}: victim {v} is not on the node")
+            victim = jobs[v]
+            if not victim.priority < head.priority:
+                raise AssertionError(
+                    f"{where}: victim {v} has priority {victim.priority}, not strictly below "
+                    f"job {rnd.head}'s {head.priority}"
+                )
+            victims.append(victim)
+        released = add(free, total((c.requirement for c in victims), len(free)))
+        if not fits(head.requirement, released):
+            raise AssertionError(
+                f"{where}: job {rnd.head}'s {head.requirement} does not fit in {released}"
+            )
+        for victim in victims:
+            without = tuple(r - a for r, a in zip(released, victim.requirement, strict=True))
+            if fits(head.requirement, without):
+                raise AssertionError(
+                    f"{where}: victim {victim.job} is not needed: job {rnd.head}'s "
+                    f"{head.requirement} fits in {without} without it"
+                )
+        expected = [r - a for r, a in zip(released, head.requirement, strict=True)]
+
+
 def check_waiting_blocked(
     snapshot: NodeSnapshot, decision: Decision, *, best_only: bool = False
 ) -> None:
@@ -188,12 +289,14 @@ def check_decision(snapshot: NodeSnapshot, decision: Decision) -> None:
 
     Runs [`check_decision_valid`][schedlib.testing.invariants.check_decision_valid],
     [`check_fill_maximal`][schedlib.testing.invariants.check_fill_maximal],
-    [`check_preemptions_justified`][schedlib.testing.invariants.check_preemptions_justified]
+    [`check_preemptions_justified`][schedlib.testing.invariants.check_preemptions_justified],
+    [`check_victims_needed`][schedlib.testing.invariants.check_victims_needed]
     and [`check_waiting_blocked`][schedlib.testing.invariants.check_waiting_blocked].
     """
     check_decision_valid(snapshot, decision)
     check_fill_maximal(snapshot, decision)
     check_preemptions_justified(snapshot, decision)
+    check_victims_needed(snapshot, decision)
     check_waiting_blocked(snapshot, decision)
 
 
