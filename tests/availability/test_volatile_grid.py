@@ -44,6 +44,7 @@ from schedlib.testing.invariants import (
     check_lifecycle,
     check_mapping_decision,
     check_no_failures,
+    check_queue_order,
     check_time_left,
     check_unschedulable_reported,
     check_within_uptime,
@@ -158,6 +159,42 @@ def test_fcfs_loses_nothing_and_never_livelocks(grid: VolatileGrid, seed: int, o
     result = run(grid, "fcfs", seed=seed, resource_order=order)
     check_sound(result)
     assert result.failures == sum(e.kind is EventKind.FAIL for e in result.record.events)
+
+
+@given(volatile_grids(max_jobs=12, max_uptime=60), seeds, st.sampled_from(("rejoined", "index")))
+def test_fcfs_assigns_in_queue_order_with_failed_jobs_in_front(
+    grid: VolatileGrid, seed: int, order: str
+) -> None:
+    check_queue_order(run(grid, "fcfs", seed=seed, resource_order=order).record)
+
+
+FCFS_REQUEUE_BACK = MappingPolicy("fcfs-requeue-back", FCFS.mapping, "back", screen=None)
+"""Broken: jobs that come back from a failed resource join the back of the priority queue."""
+
+
+def test_queue_order_property_catches_failed_jobs_requeued_at_the_back() -> None:
+    hypothesis.find(
+        volatile_grids(max_jobs=12, max_uptime=60),
+        lambda g: violates(lambda: check_queue_order(run(g, FCFS_REQUEUE_BACK).record)),
+        settings=SEARCH,
+    )
+
+
+def test_requeue_rule_smallest_case() -> None:
+    # hypothesis's smallest case: two resources up 1 s at a time, one 1.25 s job on
+    # each. Both fail at t=1, resource 0's first: at the front, job 1 (failed last)
+    # comes first; at the back, job 0 would.
+    jobs = (BagJob(0, 0, 1.25), BagJob(1, 0, 1.25))
+    resources = (ResourceAvailability(AvailabilityPattern.repeating(1, 0)),) * 2
+    grid = (jobs, resources, 1)
+    fcfs = run(grid, "fcfs").record
+    check_queue_order(fcfs)
+    assigned = [e.job for e in fcfs.events if e.kind is EventKind.ASSIGN and e.time == 1]
+    assert assigned == [1, 0]
+    broken = run(grid, FCFS_REQUEUE_BACK).record
+    check_queue_order(broken, requeue="back")  # the other reading accepts it
+    with pytest.raises(AssertionError, match="job 0 is assigned before job 1"):
+        check_queue_order(broken)
 
 
 def test_fcfs_violates_the_uptime_property() -> None:

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterable, Sequence
+from typing import Literal
 
 from schedlib.availability.mapping import MappingDecision, SchedulerSnapshot
 from schedlib.availability.patterns import UpPeriod
@@ -45,6 +46,7 @@ __all__ = [
     "check_failures_handled",
     "check_mapping_decision",
     "check_no_failures",
+    "check_queue_order",
     "check_time_left",
     "check_unschedulable_reported",
     "check_within_uptime",
@@ -368,6 +370,88 @@ def check_failures_handled(
     assert not stranded, (
         f"job {stranded[0]} failed at t={failed[stranded[0]]} and was never retried nor given up"
     )
+
+
+def check_queue_order(record: RunRecord, *, requeue: Literal["front", "back"] = "front") -> None:
+    """Jobs are assigned in queue order, failed jobs requeued at the front (FCFS) or back.
+
+    Replays the scheduler's two queues from the log: a submitted job joins
+    the end of the regular queue; when a resource goes down, the jobs it
+    loses (`FAIL`, unless given up at once, then `RETURN`, in log order)
+    join the priority queue — before every job already there with
+    `requeue="front"` (the CoBRA baseline, Verboven et al. 2008, §3.1:
+    "they are added to the front of the queue"), after them with
+    `requeue="back"`. Every `ASSIGN` must then take the first job of the
+    priority queue followed by the regular queue: a first-come-first-serve
+    scheduler never lets a job pass one queued before it. (PGS does not
+    assign in queue order; this property is FCFS's.)
+
+    Parameters
+    ----------
+    record
+        A volatile-grid run (places `(resource,)`).
+    requeue
+        Where jobs that come back from a failed resource join the priority queue.
+
+    Raises
+    ------
+    AssertionError
+        Naming the job assigned, the job it passed and the time.
+
+    Examples
+    --------
+    >>> from schedlib.model import EventKind as K
+    >>> log = [JobEvent(0, 1, K.SUBMIT), JobEvent(0, 2, K.SUBMIT),
+    ...        JobEvent(0, 2, K.ASSIGN, (0,))]
+    >>> check_queue_order(RunRecord.from_log("fcfs", [], log, capacity=1))
+    Traceback (most recent call last):
+    ...
+    AssertionError: t=0: job 2 is assigned before job 1, which is ahead of it in the queue
+    """
+    if requeue not in ("front", "back"):
+        raise ValueError(f"requeue must be 'front' or 'back', got {requeue!r}")
+    priority: list[JobId] = []
+    regular: list[JobId] = []
+    batch: list[JobId] = []
+    batch_key: tuple[Time, tuple[int, ...]] | None = None
+
+    def flush() -> None:
+        nonlocal batch, batch_key
+        if batch:
+            priority[:] = [*batch, *priority] if requeue == "front" else [*priority, *batch]
+        batch, batch_key = [], None
+
+    def drop(job: JobId) -> None:
+        for queue in (priority, regular, batch):
+            if job in queue:
+                queue.remove(job)
+
+    for e in record.events:
+        kind = e.kind
+        if kind in (EventKind.FAIL, EventKind.RETURN):
+            if batch_key != (e.time, e.place):
+                flush()
+                batch_key = (e.time, e.place)
+            batch.append(e.job)
+            continue
+        if kind is EventKind.ABANDON:
+            drop(e.job)
+            continue
+        flush()
+        if kind is EventKind.SUBMIT:
+            regular.append(e.job)
+        elif kind is EventKind.ASSIGN:
+            queue = priority + regular
+            if e.job not in queue:
+                raise AssertionError(f"t={e.time}: job {e.job} is assigned but is not waiting")
+            if queue[0] != e.job:
+                raise AssertionError(
+                    f"t={e.time}: job {e.job} is assigned before job {queue[0]}, which is ahead "
+                    f"of it in the queue"
+                )
+            drop(e.job)
+        elif is_terminal(e):
+            drop(e.job)
 
 
 def _final_kinds(events: Sequence[JobEvent]) -> dict[JobId, EventKind]:
