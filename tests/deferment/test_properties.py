@@ -36,6 +36,7 @@ from schedlib.testing.invariants import (
     check_capacity,
     check_deferment_respected,
     check_every_job_accounted,
+    check_idle_processors_served,
     check_lifecycle,
     check_no_overtaking,
     check_replicas_cancelled,
@@ -190,6 +191,44 @@ def test_every_decision_respects_deferment(order: Order, case: Case, bound: int)
     run(case, spy)
     for view, choice in decisions:
         check_deferment_respected(view, choice, bound)
+
+
+def _decisions(case: Case, scheduler: TaskSelection) -> list[tuple[GridView, Selection]]:
+    decisions: list[tuple[GridView, Selection]] = []
+
+    def spy(view: GridView) -> Selection:
+        choice = scheduler(view)
+        decisions.append((view, choice))
+        return choice
+
+    run(case, spy)
+    return decisions
+
+
+@pytest.mark.parametrize("order", ORDERS, ids=lambda o: o.value)
+@pytest.mark.parametrize("replication", [True, False], ids=["replication", "no-replication"])
+@given(case=desktop_grids(), bound=st.sampled_from([None, 1, 2]))
+def test_idle_processors_get_originals_then_replicas(
+    order: Order, replication: bool, case: Case, bound: int | None
+) -> None:
+    deferment = None if bound is None else Deferment(bound)
+    for view, choice in _decisions(case, TaskSelection(order, deferment, replication)):
+        check_idle_processors_served(view, choice, replication=replication)
+
+
+@pytest.mark.parametrize("order", ORDERS, ids=lambda o: o.value)
+def test_idle_processor_property_catches_a_scheduler_that_never_replicates(order: Order) -> None:
+    """BROKEN: replication switched off while the scheduler claims it."""
+
+    def violates(case: Case) -> bool:
+        try:
+            for view, choice in _decisions(case, TaskSelection(order, None, replication=False)):
+                check_idle_processors_served(view, choice, replication=True)
+        except AssertionError:
+            return True
+        return False
+
+    find(desktop_grids(), violates, settings=SEARCH)
 
 
 # --------------------------------------------------------------------------------------

@@ -39,6 +39,7 @@ from schedlib.testing.invariants.common import execution_segments
 
 __all__ = [
     "check_deferment_respected",
+    "check_idle_processors_served",
     "check_no_overtaking",
     "check_replicas_cancelled",
     "check_same_completions",
@@ -308,3 +309,68 @@ def check_deferment_respected(view: GridView, selection: Selection, bound: int) 
                 f"({progress.allocated}) nor running {list(progress.running)}"
             )
         jobs[index] = progress.allocate(allocation.task)
+
+
+def check_idle_processors_served(
+    view: GridView, selection: Selection, *, replication: bool = True
+) -> None:
+    """A processor stays idle only when nothing could be handed to it.
+
+    After the decision's allocations (replayed on `view`), if some idle
+    processor is left over:
+
+    - every job with unallocated tasks is one the decision deferred (an
+      original that is not deferred always goes out first); and
+    - with `replication`, no job has all its tasks allocated and one still
+      running: such a task gets a replica on the idle processor (Mine et
+      al. 2007, §4, task replication — the straggler may be on a slow
+      processor).
+
+    Parameters
+    ----------
+    view
+        The snapshot the scheduler was given.
+    selection
+        Its decision.
+    replication
+        Whether the scheduler claims to replicate running tasks.
+
+    Raises
+    ------
+    AssertionError
+        Naming the idle processor and the job it could have served.
+
+    Examples
+    --------
+    >>> from schedlib.deferment.desktopgrid import TaskJob
+    >>> from schedlib.deferment.selection import JobProgress, Selection
+    >>> straggler = JobProgress(TaskJob(1, 0, (5,)), allocated=1, running=(0,), cursor=0)
+    >>> check_idle_processors_served(GridView(3, (straggler,), idle=(4,)), Selection((), None, ()))
+    Traceback (most recent call last):
+    ...
+    AssertionError: t=3: processor 4 stays idle although job 1's running task 0 could get a replica
+    """
+    jobs = {p.job.id: p for p in view.jobs}
+    idle = list(view.idle)
+    for allocation in selection.allocations:
+        if allocation.processor in idle:
+            idle.remove(allocation.processor)
+        progress = jobs.get(allocation.job)
+        if progress is not None and (
+            allocation.task == progress.allocated or allocation.task in progress.running
+        ):
+            jobs[allocation.job] = progress.allocate(allocation.task)
+    if not idle:
+        return
+    deferred = set(selection.deferred)
+    for progress in jobs.values():
+        if progress.unallocated and progress.job.id not in deferred:
+            raise AssertionError(
+                f"t={view.now}: processor {idle[0]} stays idle although job {progress.job.id} "
+                f"has {progress.unallocated} unallocated task(s) and is not deferred"
+            )
+        if replication and not progress.unallocated and progress.running:
+            raise AssertionError(
+                f"t={view.now}: processor {idle[0]} stays idle although job {progress.job.id}'s "
+                f"running task {progress.running[0]} could get a replica"
+            )
