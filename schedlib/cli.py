@@ -72,15 +72,44 @@ def _add_format_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_explain_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--explain",
+        action="store_true",
+        help="after the table, say what each row means (job states, metric formulas)",
+    )
+
+
 def _load(args: argparse.Namespace) -> Any:
+    """Read the workload; say on standard error what cleaning did and what was assumed."""
     from schedlib.workloads import CleaningPolicy, load_workload
 
-    return load_workload(
+    workload = load_workload(
         Path(args.workload) if args.workload else None,
         processors=args.processors,
         cleaning=CleaningPolicy(over_limit=args.over_limit),
         limit=args.limit,
     )
+    print(f"{PROG}: {workload.name}: {workload.report.summary()}", file=sys.stderr)
+    for warning in workload.warnings():
+        print(f"{PROG}: warning: {warning}", file=sys.stderr)
+    return workload
+
+
+def _print_summaries(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
+    """Metrics as rows, one column per policy, with units (table); flat rows otherwise."""
+    from schedlib.experiments.backfilling import SUMMARY_CONTEXT
+    from schedlib.results.metrics import SUMMARY_EXPLAINED, SUMMARY_UNITS
+
+    if args.format != "table":
+        print(render(rows, args.format))
+        return
+    print(render_by(rows, "policy", context=SUMMARY_CONTEXT, units=SUMMARY_UNITS))
+    if args.explain:
+        width = max(len(name) for name in SUMMARY_EXPLAINED)
+        print("\nwhat the rows mean (means are over the jobs that ran):")
+        for name, meaning in SUMMARY_EXPLAINED.items():
+            print(f"  {name:<{width}}  {meaning}")
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -92,7 +121,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         from schedlib.results.export import write_record
 
         write_record(record, args.output)
-    print(render([summary_row(workload, record)], args.format))
+    _print_summaries([summary_row(workload, record)], args)
     return 0
 
 
@@ -100,8 +129,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     from schedlib.experiments.backfilling import compare
 
     workload = _load(args)
-    rows = compare(workload, show_progress=True)
-    print(render_by(rows, "policy") if args.format == "table" else render(rows, args.format))
+    _print_summaries(compare(workload, show_progress=True), args)
     return 0
 
 
@@ -131,6 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_workload_arguments(compare)
     _add_format_argument(compare)
+    _add_explain_argument(compare)
     compare.set_defaults(handler=_cmd_compare)
 
     run = commands.add_parser(
@@ -150,6 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--output", "-o", metavar="FILE", help="write per-job records to FILE (.csv or .json)"
     )
     _add_format_argument(run)
+    _add_explain_argument(run)
     run.set_defaults(handler=_cmd_run)
 
     reproduce = commands.add_parser(

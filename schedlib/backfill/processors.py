@@ -137,7 +137,7 @@ class FreeProcessors(NamedTuple):
 
         Notes
         -----
-        $F' = F \\cup \bigcup_i [lo_i, hi_i)$, with touching ranges merged.
+        $F' = F \\cup \\bigcup_i [lo_i, hi_i)$, with touching ranges merged.
         Complexity: $O(r \\cdot f)$ for $r$ ranges given back (each a bisection
         and one tuple rebuild).
 

@@ -21,7 +21,10 @@ from schedlib.model import RunRecord
 from schedlib.results.metrics import summarize
 from schedlib.workloads import Workload
 
-__all__ = ["compare", "run_policy", "summary_row"]
+__all__ = ["SUMMARY_CONTEXT", "compare", "run_policy", "summary_row"]
+
+SUMMARY_CONTEXT = ("workload", "processors")
+"""Columns of a summary row that describe the run rather than measure it."""
 
 
 def run_policy(workload: Workload, policy: str, *, show_progress: bool = False) -> RunRecord:

@@ -58,6 +58,12 @@ from schedlib.deferment.selection import Deferment, Order, TaskSelection
 from schedlib.errors import InvalidValueError
 from schedlib.execution.parallel import parallel_map
 from schedlib.execution.progress import ProgressBar
+from schedlib.experiments.options import (
+    add_quick_argument,
+    apply_quick,
+    check_plot_target,
+    print_note,
+)
 from schedlib.model import EventKind, RunRecord
 from schedlib.results.tables import render
 from schedlib.validation import at_least
@@ -461,10 +467,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="turn task replication off for every algorithm",
     )
     parser.add_argument("--plot", metavar="FILE", help="also draw Figures 1-4 into FILE (.png)")
+    add_quick_argument(parser, {"trials": 5}, full_time="6 minutes", quick_time="5 s")
 
 
 def main(args: argparse.Namespace) -> int:
     """Run the reproduction with the parsed options and print the table."""
+    note = apply_quick(args)
+    check_plot_target(args.plot)
     settings = ExperimentSettings(
         trials=args.trials,
         jobs=args.jobs,
@@ -478,5 +487,6 @@ def main(args: argparse.Namespace) -> int:
     rows = reproduce(settings, workers=args.workers, show_progress=True)
     if args.plot:
         plot(rows, args.plot)
+    print_note(note, args.format)
     print(render(rows, args.format))
     return 0

@@ -38,6 +38,12 @@ from schedlib.availability.patterns import (
 )
 from schedlib.errors import InvalidValueError
 from schedlib.execution.parallel import parallel_map
+from schedlib.experiments.options import (
+    add_quick_argument,
+    apply_quick,
+    check_plot_target,
+    print_note,
+)
 from schedlib.results.tables import render
 from schedlib.validation import require
 
@@ -387,10 +393,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--workers", type=int, default=None, help="processes (default: every CPU)")
     parser.add_argument("--plot", metavar="FILE", help="also draw the bar chart to FILE (.png)")
+    add_quick_argument(parser, {"runs": 2}, full_time="15 s", quick_time="2 s")
 
 
 def main(args: argparse.Namespace) -> int:
     """Run the reproduction and print one row per (scenario, scheduler)."""
+    note = apply_quick(args)
+    check_plot_target(args.plot)
     rows = reproduce(
         runs=args.runs,
         seed=args.seed,
@@ -401,5 +410,6 @@ def main(args: argparse.Namespace) -> int:
     )
     if args.plot:
         plot(rows, args.plot)
+    print_note(note, args.format)
     print(render(rows, args.format))
     return 0

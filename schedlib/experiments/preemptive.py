@@ -67,6 +67,12 @@ import attrs
 
 from schedlib.errors import InvalidValueError
 from schedlib.execution.parallel import parallel_map
+from schedlib.experiments.options import (
+    add_quick_argument,
+    apply_quick,
+    check_plot_target,
+    print_note,
+)
 from schedlib.model import EventKind, RunRecord
 from schedlib.preemption.grid import simulate_grid
 from schedlib.preemption.resources import GridJob, GridNode
@@ -595,10 +601,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--workers", type=int, default=None, help="processes (default: every CPU)")
     parser.add_argument("--plot", metavar="FILE", help="also draw the wait-time CDF to FILE")
+    add_quick_argument(
+        parser,
+        {"nodes": 200, "jobs": 1000, "iat": "7.5,12.5,20"},  # the loads of 1.5, 2.5, 4.0
+        full_time="6 minutes",
+        quick_time="5 s",
+    )
 
 
 def main(args: argparse.Namespace) -> int:
     """Run the sweep and print one row per (scheduler, iat, delta, alpha)."""
+    note = apply_quick(args)
+    check_plot_target(args.plot)
     schedulers = [s.strip() for s in args.schedulers.split(",") if s.strip()]
     runs = _checked_runs(
         args.nodes,
@@ -617,5 +631,6 @@ def main(args: argparse.Namespace) -> int:
     results = sweep(runs, workers=args.workers)
     if args.plot:
         plot(results, args.plot)
+    print_note(note, args.format)
     print(render([row for row, _ in results], args.format))
     return 0

@@ -318,7 +318,7 @@ class GridModel:
         return stopped(p, now, speed, self.overhead)
 
     def contender(self, p: JobProgress, now: Time, speed: float) -> Contender:
-        """Job `p` as the local decision sees it, with this model's $\alpha$ and $\beta$."""
+        """Job `p` as the local decision sees it, with this model's $\\alpha$ and $\\beta$."""
         return contender(p, now, speed, self.alpha, self.beta)
 
     def queue(self, node: NodeState, now: Time, speed: float) -> tuple[Contender, ...]:

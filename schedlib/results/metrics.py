@@ -43,7 +43,8 @@ Examples
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import attrs
@@ -52,6 +53,8 @@ from schedlib.model import FinalState, JobOutcome, RunRecord, Time
 from schedlib.validation import require
 
 __all__ = [
+    "SUMMARY_EXPLAINED",
+    "SUMMARY_UNITS",
     "Summary",
     "bounded_slowdown",
     "makespan",
@@ -220,6 +223,49 @@ class Summary:
     def as_dict(self) -> dict[str, Any]:
         """The summary as a plain dict (for tables, JSON and CSV)."""
         return attrs.asdict(self)
+
+
+SUMMARY_UNITS: Mapping[str, str] = MappingProxyType(
+    {
+        "jobs": "jobs",
+        "completed": "jobs",
+        "killed": "jobs",
+        "failed": "jobs",
+        "unschedulable": "jobs",
+        "rejected": "jobs",
+        "cancelled": "jobs",
+        "mean_wait": "s",
+        "median_wait": "s",
+        "max_wait": "s",
+        "mean_turnaround": "s",
+        "mean_slowdown": "ratio",
+        "mean_bounded_slowdown": "ratio",
+        "utilisation": "fraction",
+        "makespan": "s",
+    }
+)
+"""The unit of each [`Summary`][schedlib.results.metrics.Summary] field, for tables."""
+
+SUMMARY_EXPLAINED: Mapping[str, str] = MappingProxyType(
+    {
+        "jobs": "records of the workload, simulated or not; the six states below add up to it",
+        "completed": "ran to their end",
+        "killed": "stopped on reaching their requested time (runtime above the request)",
+        "failed": "lost to a failure and given up",
+        "unschedulable": "can never run on this machine (e.g. wider than it)",
+        "rejected": "excluded before the simulation by the cleaning policy, with a reason",
+        "cancelled": "cancelled in the original log before they ran (not simulated)",
+        "mean_wait": "mean of start - submit over the jobs that ran",
+        "median_wait": "median of start - submit over the jobs that ran",
+        "max_wait": "largest start - submit",
+        "mean_turnaround": "mean of end - submit over the jobs that ran",
+        "mean_slowdown": "mean of (end - submit) / executed over the jobs that executed > 0 s",
+        "mean_bounded_slowdown": "mean of max(1, (end - submit) / max(executed, 10 s))",
+        "utilisation": "processor-seconds executed / (processors x makespan), in [0, 1]",
+        "makespan": "last end - first start of the jobs that ran",
+    }
+)
+"""What each [`Summary`][schedlib.results.metrics.Summary] field means, in one line."""
 
 
 def summarize(record: RunRecord, *, threshold: float = DEFAULT_BSLD_THRESHOLD) -> Summary:

@@ -2,16 +2,18 @@
 
 Every command that prints results (`schedlib compare`, `schedlib reproduce ...`)
 builds a list of flat dicts and renders it here, so that the three formats
-agree column for column.
+agree column for column. In the text table each column has one number format
+(chosen from its largest value), and a column may carry its unit in its header;
+JSON and CSV keep the bare names and full precision, for scripts.
 
 Examples
 --------
 >>> rows = [{"policy": "fcfs", "mean_wait": 1234.5678}, {"policy": "easy", "mean_wait": 12.0}]
->>> print(render(rows, "table"))
-policy  mean_wait
-------  ---------
-fcfs       1234.6
-easy        12.00
+>>> print(render(rows, "table", units={"mean_wait": "s"}))
+policy  mean_wait (s)
+------  -------------
+fcfs           1234.6
+easy             12.0
 >>> print(render(rows, "csv"))
 policy,mean_wait
 fcfs,1234.5678
@@ -37,16 +39,24 @@ FORMATS = ("table", "json", "csv")
 """The output formats every command accepts."""
 
 
-def format_cell(value: Any) -> str:
+def format_cell(value: Any, decimals: int | None = None) -> str:
     """Format one value for the text table.
 
-    Floats get a precision that depends on their magnitude; NaN and `None`
-    print as `-`.
+    Parameters
+    ----------
+    value
+        The value.
+    decimals
+        Digits after the point for a float; by default they depend on its
+        magnitude (see [`column_decimals`][schedlib.results.tables.column_decimals]).
+        An integral float prints as an integer when `decimals` is 0.
 
     Examples
     --------
     >>> [format_cell(v) for v in (3, 0.81234, 4.5, 1234.56, 0.0, None, float("nan"), True)]
     ['3', '0.8123', '4.500', '1234.6', '0', '-', '-', 'yes']
+    >>> format_cell(2.0, decimals=1), format_cell(5693.0, decimals=0)
+    ('2.0', '5693')
     """
     if value is None:
         return "-"
@@ -57,17 +67,42 @@ def format_cell(value: Any) -> str:
             return "-"
         if math.isinf(value):
             return "inf" if value > 0 else "-inf"
-        magnitude = abs(value)
-        if magnitude == 0:
-            return "0"
-        if magnitude >= 100:
-            return f"{value:.1f}"
-        if magnitude >= 10:
-            return f"{value:.2f}"
-        if magnitude >= 1:
-            return f"{value:.3f}"
-        return f"{value:.4f}"
+        if decimals is None:
+            if value == 0:
+                return "0"
+            decimals = column_decimals([value])
+        return f"{value:.{decimals}f}"
     return str(value)
+
+
+def column_decimals(values: Sequence[Any]) -> int:
+    """Digits after the point for a column of numbers: one format for the whole column.
+
+    Integers and integral floats get 0; otherwise the largest magnitude
+    decides: 1 from 100, 2 from 10, 3 from 1, 4 below.
+
+    Examples
+    --------
+    >>> column_decimals([5693.0, 0.0, 0]), column_decimals([0.6543, 0.66])
+    (0, 4)
+    >>> column_decimals([14887.78, 0.0])
+    1
+    """
+    numbers = [
+        v
+        for v in values
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+    ]
+    if all(float(v).is_integer() for v in numbers):
+        return 0
+    magnitude = max(abs(v) for v in numbers)
+    if magnitude >= 100:
+        return 1
+    if magnitude >= 10:
+        return 2
+    if magnitude >= 1:
+        return 3
+    return 4
 
 
 def jsonable(value: Any) -> Any:
@@ -92,7 +127,12 @@ def jsonable(value: Any) -> Any:
     return value
 
 
-def render(rows: Sequence[Mapping[str, Any]], fmt: str = "table") -> str:
+def render(
+    rows: Sequence[Mapping[str, Any]],
+    fmt: str = "table",
+    *,
+    units: Mapping[str, str] | None = None,
+) -> str:
     """Render `rows` (dicts sharing their keys) in `fmt`.
 
     Parameters
@@ -101,8 +141,12 @@ def render(rows: Sequence[Mapping[str, Any]], fmt: str = "table") -> str:
         The records; the columns are the keys of the first row, in order
         (keys only later rows have are appended).
     fmt
-        `"table"` (aligned text; numbers right-aligned), `"json"` (a list of
-        objects) or `"csv"` (a header line and one line per row).
+        `"table"` (aligned text; numbers right-aligned, one format per
+        column), `"json"` (a list of objects) or `"csv"` (a header line and
+        one line per row).
+    units
+        Units of some columns, shown in the text table's header as
+        `name (unit)`; JSON and CSV keep the bare names.
 
     Returns
     -------
@@ -128,22 +172,39 @@ def render(rows: Sequence[Mapping[str, Any]], fmt: str = "table") -> str:
         for row in rows:
             writer.writerow({k: _csv_cell(row.get(k)) for k in columns})
         return buffer.getvalue().rstrip("\n")
-    cells = [[format_cell(row.get(k)) for k in columns] for row in rows]
-    numeric = [
-        all(isinstance(row.get(k), (int, float)) or row.get(k) is None for row in rows)
-        for k in columns
+    units = units or {}
+    titles = [f"{c} ({units[c]})" if units.get(c) else c for c in columns]
+    return _table(titles, [[row.get(k) for row in rows] for k in columns])
+
+
+def _table(titles: Sequence[str], columns: Sequence[Sequence[Any]]) -> str:
+    """An aligned text table from its column titles and its columns of values."""
+    rendered: list[list[str]] = []
+    numeric: list[bool] = []
+    for values in columns:
+        is_number = all(
+            (isinstance(v, (int, float)) and not isinstance(v, bool)) or v is None for v in values
+        )
+        numeric.append(is_number)
+        if is_number and any(isinstance(v, float) and math.isfinite(v) for v in values):
+            decimals = column_decimals(values)
+            rendered.append([format_cell(v, decimals) for v in values])
+        else:
+            rendered.append([format_cell(v) for v in values])
+    widths = [
+        max([len(t)] + [len(c) for c in cells]) for t, cells in zip(titles, rendered, strict=True)
     ]
-    widths = [max([len(c)] + [len(line[i]) for line in cells]) for i, c in enumerate(columns)]
 
     def line(values: Sequence[str], header: bool = False) -> str:
         parts = [
-            v.rjust(w) if num and not (header and v.startswith("-")) else v.ljust(w)
+            v.rjust(w) if num and not header else v.ljust(w)
             for v, w, num in zip(values, widths, numeric, strict=True)
         ]
         return "  ".join(parts).rstrip()
 
-    out = [line(columns, header=True), line(["-" * w for w in widths], header=True)]
-    out.extend(line(c) for c in cells)
+    count = len(columns[0]) if columns else 0
+    out = [line(titles, header=True), line(["-" * w for w in widths], header=True)]
+    out.extend(line([cells[r] for cells in rendered]) for r in range(count))
     return "\n".join(out)
 
 
@@ -154,12 +215,21 @@ def _csv_cell(value: Any) -> Any:
     return "" if value is None else value
 
 
-def render_by(rows: Sequence[Mapping[str, Any]], key: str) -> str:
+def render_by(
+    rows: Sequence[Mapping[str, Any]],
+    key: str,
+    *,
+    context: Sequence[str] = (),
+    units: Mapping[str, str] | None = None,
+) -> str:
     """Render rows as a text table with one *column* per row, named by `key`.
 
-    Columns whose value is the same in every row are printed first as
-    `name: value` lines; every other column becomes a line of the table. This
-    suits a few rows with many metrics (e.g. one row per policy).
+    The `context` columns (what every row shares: the workload, the machine
+    size, ...) are printed first as `name: value` lines when they are the
+    same in every row; every other column becomes a line of the table, with
+    its unit and one number format per line. The table always has a column
+    per row, even when every value ties. This suits a few rows with many
+    metrics (e.g. one row per policy).
 
     Parameters
     ----------
@@ -167,6 +237,10 @@ def render_by(rows: Sequence[Mapping[str, Any]], key: str) -> str:
         The records; each must have `key`.
     key
         The column whose values name the table's columns.
+    context
+        Columns shown above the table when all rows agree on them.
+    units
+        Units of some metrics, shown in a `unit` column.
 
     Returns
     -------
@@ -175,26 +249,52 @@ def render_by(rows: Sequence[Mapping[str, Any]], key: str) -> str:
 
     Examples
     --------
-    >>> rows = [{"machine": "m", "policy": "fcfs", "wait": 10.0},
-    ...         {"machine": "m", "policy": "easy", "wait": 2.5}]
-    >>> print(render_by(rows, "policy"))
+    >>> rows = [{"machine": "m", "policy": "fcfs", "wait": 10.0, "jobs": 2},
+    ...         {"machine": "m", "policy": "easy", "wait": 2.5, "jobs": 2}]
+    >>> print(render_by(rows, "policy", context=["machine"], units={"wait": "s"}))
     machine: m
     <BLANKLINE>
-    metric   fcfs   easy
-    ------  -----  -----
-    wait    10.00  2.500
+    metric  unit   fcfs  easy
+    ------  ----  -----  ----
+    wait    s     10.00  2.50
+    jobs              2     2
     """
     columns: list[str] = []
     for row in rows:
         columns.extend(k for k in row if k not in columns)
-    constant = [
-        c for c in columns if c != key and len({repr(r.get(c)) for r in rows}) == 1 and rows
+    shown = [
+        c for c in context if c in columns and len({repr(r.get(c)) for r in rows}) == 1 and rows
     ]
-    header = [f"{c}: {format_cell(rows[0].get(c))}" for c in constant]
-    lines = [
-        {"metric": c, **{str(r[key]): r.get(c) for r in rows}}
-        for c in columns
-        if c != key and c not in constant
-    ]
-    table = render(lines, "table")
-    return "\n".join([*header, "", table]) if header else table
+    header = [f"{c}: {format_cell(rows[0].get(c))}" for c in shown]
+    metrics = [c for c in columns if c != key and c not in shown]
+    units = units or {}
+    names = [str(r.get(key)) for r in rows]
+    with_units = any(units.get(m) for m in metrics)
+    titles = ["metric", *(["unit"] if with_units else []), *names]
+    lines = []
+    for metric in metrics:
+        values = [r.get(metric) for r in rows]
+        is_number = all(
+            (isinstance(v, (int, float)) and not isinstance(v, bool)) or v is None for v in values
+        )
+        if is_number and any(isinstance(v, float) and math.isfinite(v) for v in values):
+            decimals = column_decimals(values)
+            cells = [format_cell(v, decimals) for v in values]
+        else:
+            cells = [format_cell(v) for v in values]
+        lines.append([metric, *([units.get(metric, "")] if with_units else []), *cells])
+    widths = [max([len(t)] + [len(line[i]) for line in lines]) for i, t in enumerate(titles)]
+    first = 2 if with_units else 1
+
+    def line(values: Sequence[str]) -> str:
+        parts = [
+            v.ljust(w) if i < first else v.rjust(w)
+            for i, (v, w) in enumerate(zip(values, widths, strict=True))
+        ]
+        return "  ".join(parts).rstrip()
+
+    table = [line(titles), line(["-" * w for w in widths])]
+    table.extend(line(values) for values in lines)
+    if not lines:
+        table.append("(no metrics)")
+    return "\n".join([*header, "", *table]) if header else "\n".join(table)

@@ -250,6 +250,43 @@ class CleaningReport:
         """Records not simulated: cancelled in the log or rejected."""
         return self.cancelled_in_log + self.rejected
 
+    def summary(self) -> str:
+        """One line: records in, jobs out, and every exclusion and adjustment with its count.
+
+        Examples
+        --------
+        >>> r = CleaningReport(CleaningPolicy(), 128, 10, 7, cancelled_in_log=2,
+        ...                    rejected_oversized=1, over_limit=3)
+        >>> print(r.summary())
+        10 records -> 7 jobs; excluded: 2 cancelled in the log, 1 wider than the machine (128 processors); adjusted: 3 over their requested time (killed at the limit)
+        """  # noqa: E501
+        excluded = [
+            (self.cancelled_in_log, "cancelled in the log"),
+            (self.rejected_unknown_submit, "unknown submit time"),
+            (self.rejected_unknown_runtime, "unknown runtime"),
+            (self.rejected_unknown_procs, "unknown processor count"),
+            (self.rejected_unknown_requested_time, "unknown requested time"),
+            (
+                self.rejected_oversized,
+                f"wider than the machine ({self.processors} processors)",
+            ),
+        ]
+        limit = "killed at the limit" if self.policy.over_limit == "kill" else "request extended"
+        adjusted = [
+            (self.procs_fallback, "processor count taken from the other field"),
+            (self.requested_time_from_runtime, "no requested time: runtime used"),
+            (self.zero_runtime, "zero runtime"),
+            (self.over_limit, f"over their requested time ({limit})"),
+            (self.cancelled_while_running, "cancelled while running (simulated as logged)"),
+            (self.out_of_order, "out of submit order (sorted)"),
+        ]
+        line = f"{self.records} records -> {self.jobs} jobs"
+        for title, items in (("excluded", excluded), ("adjusted", adjusted)):
+            shown = [f"{count} {what}" for count, what in items if count]
+            if shown:
+                line += f"; {title}: " + ", ".join(shown)
+        return line
+
     def as_dict(self) -> dict[str, Any]:
         """The counts as a flat dict (policy fields prefixed `policy_`), for tables.
 

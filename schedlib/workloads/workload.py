@@ -35,7 +35,7 @@ from typing import Any
 
 import attrs
 
-from schedlib.errors import InvalidValueError
+from schedlib.errors import InvalidValueError, WorkloadFormatError
 from schedlib.model import Cluster, Job
 from schedlib.validation import require
 from schedlib.workloads.cleaning import (
@@ -191,6 +191,37 @@ class Workload:
         """Records accounted for: `len(jobs) + len(excluded)`."""
         return len(self.jobs) + len(self.excluded)
 
+    def warnings(self) -> tuple[str, ...]:
+        """What a user should know before trusting a run on this workload, one line each.
+
+        The machine size guessed from the widest job (no header said it), and
+        jobs rejected because they are wider than the machine.
+
+        Examples
+        --------
+        >>> for line in load_workload(processors=64, limit=100).warnings():
+        ...     print(line)
+        3 jobs ask for more than the machine's 64 processors (set by --processors / processors=) and are rejected
+        """  # noqa: E501
+        out = []
+        if self.processors_source == "largest job":
+            out.append(
+                f"the trace's header gives no machine size (no MaxProcs, no MaxNodes); assuming "
+                f"{self.cluster.processors} processors, the widest job's request (choose with "
+                f"--processors / processors=)"
+            )
+        if self.report.rejected_oversized:
+            source = {
+                "argument": "set by --processors / processors=",
+                "header MaxProcs": "from the header's MaxProcs",
+                "header MaxNodes": "from the header's MaxNodes",
+            }.get(self.processors_source, self.processors_source)
+            out.append(
+                f"{self.report.rejected_oversized} jobs ask for more than the machine's "
+                f"{self.cluster.processors} processors ({source}) and are rejected"
+            )
+        return tuple(out)
+
     def describe(self) -> str:
         """One line saying what this workload is, including the machine size.
 
@@ -269,7 +300,8 @@ def load_workload(
     Raises
     ------
     WorkloadFormatError
-        If the file is not SWF (strict mode) or its gzip data is corrupt.
+        If the file is not SWF (strict mode), its gzip data is corrupt, or it
+        holds no job record and nothing says the machine size.
     InvalidValueError
         If `processors` or `limit` is not a valid count.
     OSError
@@ -310,6 +342,13 @@ def _load(
             known = header.max_procs if header.max_procs is not None else header.max_nodes
         cleaned = clean(reader, processors=known, policy=cleaning)
         parse_report = reader.report
+    if not cleaned.report.records and processors is None and known is None:
+        raise WorkloadFormatError(
+            str(path),
+            None,
+            "no job records and no machine size in the header: nothing to simulate (pass "
+            "processors= / --processors N to run 0 jobs anyway)",
+        )
     size, size_source = _machine_size(processors, header, cleaned.jobs)
     report = cleaned.report
     if report.processors is None:

@@ -1,0 +1,137 @@
+"""The `schedlib` command as a user meets it: tables, warnings, errors, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from schedlib.cli import main
+
+LINE = "{job} {submit} 0 {runtime} {procs} -1 -1 {procs} {request} -1 1 1 1 -1 -1 -1 -1 -1\n"
+
+
+def swf(tmp_path: Path, *jobs: tuple[int, int, int, int], header: str = "") -> Path:
+    """A small SWF file; each job is (number, submit, procs, runtime), requesting 1000 s."""
+    path = tmp_path / "small.swf"
+    body = "".join(
+        LINE.format(job=j, submit=s, procs=p, runtime=r, request=1000) for j, s, p, r in jobs
+    )
+    path.write_text(header + body)
+    return path
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_compare_keeps_the_policy_columns_when_every_metric_ties(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = swf(tmp_path, (1, 0, 1, 10), header="; MaxProcs: 4\n")
+    code, out, _ = run(capsys, "compare", "--workload", str(path))
+    assert code == 0
+    header = next(line for line in out.splitlines() if line.startswith("metric"))
+    assert header.split() == ["metric", "unit", "fcfs", "easy", "conservative"]
+    assert "mean_wait              s" in out
+    assert "processors: 4" in out
+
+
+def test_run_prints_metrics_as_rows_with_units_and_explains_them(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(capsys, "run", "--policy", "easy", "--limit", "200", "--explain")
+    assert code == 0
+    lines = out.splitlines()
+    assert any(line.split()[:3] == ["utilisation", "fraction", "0.6384"] for line in lines if line)
+    assert max(len(line) for line in lines if not line.startswith("  ")) < 60
+    assert "what the rows mean" in out and "killed" in out
+    assert "200 records -> " in err
+
+
+def test_machine_formats_keep_bare_names_and_full_precision(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "compare", "--limit", "100", "--format", "json")
+    rows = json.loads(out)
+    assert code == 0 and [r["policy"] for r in rows] == ["fcfs", "easy", "conservative"]
+    assert "mean_wait" in rows[0] and "unit" not in rows[0]
+
+
+def test_an_empty_workload_is_an_error_unless_the_size_is_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = tmp_path / "empty.swf"
+    empty.write_text("")
+    code, out, err = run(capsys, "compare", "--workload", str(empty))
+    assert code == 2 and out == ""
+    assert "no job records" in err and "--processors" in err and "Traceback" not in err
+    code, out, err = run(capsys, "compare", "--workload", str(empty), "--processors", "4")
+    assert code == 0
+    assert "0 records -> 0 jobs" in err
+    assert [line.split()[2:] for line in out.splitlines() if line.startswith("jobs")] == [
+        ["0", "0", "0"]
+    ]
+
+
+def test_guesses_are_warned_about_on_stderr(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = swf(tmp_path, (1, 0, 8, 10), (2, 5, 2, 10))
+    code, _, err = run(capsys, "run", "--workload", str(path), "--format", "csv")
+    assert code == 0
+    assert "warning: the trace's header gives no machine size" in err
+    assert "assuming 8 processors" in err
+    code, _, err = run(
+        capsys, "run", "--workload", str(path), "--processors", "4", "--format", "csv"
+    )
+    assert "warning: 1 jobs ask for more than the machine's 4 processors" in err
+    assert "2 records -> 1 jobs; excluded: 1 wider than the machine (4 processors)" in err
+
+
+def test_quick_reproductions_say_what_they_reduced(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "reproduce", "pgs", "--quick", "--workers", "1")
+    assert code == 0
+    assert out.splitlines()[0] == "quick run, reduced sizes: runs=2 (full: runs=10)"
+    code, out, err = run(capsys, "reproduce", "pgs", "--quick", "--workers", "1", "--format", "csv")
+    assert out.startswith("scenario,") and "quick run" in err
+
+
+def test_every_reproduction_states_its_running_time_and_has_quick(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from schedlib.experiments import REPRODUCTIONS
+
+    for name in REPRODUCTIONS:
+        with pytest.raises(SystemExit):
+            main(["reproduce", name, "--help"])
+        out = " ".join(capsys.readouterr().out.split())
+        assert "--quick" in out and "instead of about" in out, name
+
+
+def test_plot_target_is_checked_before_any_computation(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "missing" / "plot.png"
+    code, out, err = run(capsys, "reproduce", "preemptive", "--plot", str(target))
+    assert code == 2 and out == ""
+    assert "does not exist" in err
+
+
+def test_python_dash_m_runs_the_command() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "schedlib", "--version"], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.startswith("schedlib ")
+
+
+def test_bad_arguments_exit_2_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["compare", "--processors", "0"])
+    assert stop.value.code == 2
+    assert "must be >= 1" in capsys.readouterr().err
