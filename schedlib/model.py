@@ -31,11 +31,13 @@ schedlib.errors.InvalidValueError: Job.procs = 0: must be >= 1
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol, TypeAlias
 
 import attrs
 
+from schedlib.errors import InvalidValueError
 from schedlib.validation import at_least, finite_at_least
 
 __all__ = [
@@ -414,6 +416,122 @@ class RunRecord:
             outcomes=_derive_outcomes(jobs, log),
             parameters=parameters or {},
             seed=seed,
+        )
+
+    @classmethod
+    def from_schedule(
+        cls,
+        jobs: Iterable[Any],
+        starts: Mapping[JobId, Time],
+        ends: Mapping[JobId, Time],
+        places: Mapping[JobId, Iterable[int]] | None = None,
+        *,
+        capacity: int,
+        killed: Iterable[JobId] = (),
+        algorithm: str = "external",
+        parameters: Mapping[str, Any] | None = None,
+    ) -> RunRecord:
+        r"""Turn another scheduler's output (start and end per job) into a record for the checkers.
+
+        Parameters
+        ----------
+        jobs
+            The input jobs (anything with `id` and `submit`, and `procs` /
+            `requested_time` where known), e.g. [`Job`][schedlib.model.Job]s.
+        starts, ends
+            When each job started and ended. A job with a start but no end
+            gets no terminal event, and a job with neither is only submitted:
+            [`check_every_job_accounted`][schedlib.testing.invariants.check_every_job_accounted]
+            then reports it — nothing is filled in for the scheduler.
+        places
+            The processor ids each job ran on, where the scheduler says; jobs
+            not in it start on no place (check capacity by counts then).
+        capacity
+            Processors of the machine.
+        killed
+            Jobs that were killed at their requested time rather than completed.
+        algorithm, parameters
+            Stored in the record.
+
+        Returns
+        -------
+        RunRecord
+            One `SUBMIT`, `START` and `COMPLETE` (or `KILL`) per job, in time
+            order; at equal times ends come before submissions and
+            submissions before starts (intervals are half-open), and a
+            zero-length job ends right after its own start.
+
+        Raises
+        ------
+        InvalidValueError
+            If `starts`, `ends`, `places` or `killed` name a job that is not in
+            `jobs`, a job id appears twice, an end has no start, or a time is
+            not a finite number.
+
+        Notes
+        -----
+        The record describes what the other scheduler says happened; it is
+        not checked here — that is what the checkers are for. Complexity:
+        $O(n \log n)$ for $n$ jobs.
+
+        Examples
+        --------
+        >>> jobs = [Job(1, 0, 2, 100, 50), Job(2, 10, 4, 100, 30)]
+        >>> record = RunRecord.from_schedule(jobs, {1: 0, 2: 50}, {1: 50, 2: 80},
+        ...                                  {1: (0, 1), 2: (0, 1, 2, 3)}, capacity=4)
+        >>> [(e.time, e.job, e.kind.value) for e in record.events]
+        [(0, 1, 'submit'), (0, 1, 'start'), (10, 2, 'submit'), (50, 1, 'complete'), (50, 2, 'start'), (80, 2, 'complete')]
+        >>> [o.state.value for o in record.outcomes]
+        ['completed', 'completed']
+        """  # noqa: E501
+        workload = tuple(jobs)
+        ids: set[JobId] = set()
+        for job in workload:
+            if job.id in ids:
+                raise InvalidValueError("jobs", job.id, "job id appears twice")
+            ids.add(job.id)
+        stopped = frozenset(killed)
+        place_of = {} if places is None else {j: tuple(p) for j, p in places.items()}
+        for name, given in (("starts", starts), ("ends", ends), ("places", place_of)):
+            for job_id in given:
+                if job_id not in ids:
+                    raise InvalidValueError(name, job_id, "names a job that is not in jobs")
+        for job_id in stopped - ids:
+            raise InvalidValueError("killed", job_id, "names a job that is not in jobs")
+        for name, times in (("starts", starts), ("ends", ends)):
+            for job_id, t in times.items():
+                if not isinstance(t, (int, float)) or not math.isfinite(t):
+                    raise InvalidValueError(f"{name}[{job_id}]", t, "must be a finite number")
+        for job_id in ends:
+            if job_id not in starts:
+                raise InvalidValueError("ends", job_id, "the job ends but never starts")
+        # At one instant: ends, then submissions, then the starts of zero-length jobs, each
+        # followed by its own end, then the other starts (intervals are half-open).
+        keyed: list[tuple[Time, int, int, int, JobEvent]] = []
+        for position, job in enumerate(workload):
+            submit = JobEvent(job.submit, job.id, EventKind.SUBMIT)
+            keyed.append((job.submit, 1, position, 0, submit))
+            if job.id not in starts:
+                continue
+            where = place_of.get(job.id, ())
+            began = starts[job.id]
+            instant = job.id in ends and ends[job.id] == began
+            order = 2 if instant else 3
+            keyed.append(
+                (began, order, position, 0, JobEvent(began, job.id, EventKind.START, where))
+            )
+            if job.id in ends:
+                kind = EventKind.KILL if job.id in stopped else EventKind.COMPLETE
+                t = ends[job.id]
+                end = JobEvent(t, job.id, kind, where)
+                keyed.append((t, 2, position, 1, end) if instant else (t, 0, position, 0, end))
+        keyed.sort(key=lambda item: item[:4])
+        return cls.from_log(
+            algorithm,
+            workload,
+            [event for *_, event in keyed],
+            capacity=capacity,
+            parameters=parameters,
         )
 
     def parameter(self, name: str, default: Any = None) -> Any:

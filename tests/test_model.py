@@ -97,3 +97,40 @@ def test_record_keeps_parameters_sorted_and_readable() -> None:
     assert record.parameters == (("a", 1), ("b", 2))
     assert record.parameter("b") == 2 and record.parameter("zz", "none") == "none"
     assert record.seed == 7 and record.outcome_map() == {}
+
+
+def test_from_schedule_builds_a_record_the_checkers_read() -> None:
+    from schedlib.testing.invariants import (
+        check_capacity,
+        check_every_job_accounted,
+        check_lifecycle,
+    )
+
+    jobs = [Job(1, 0, 2, 100, 50), Job(2, 0, 2, 100, 30), Job(3, 5, 1, 10, 20)]
+    good = RunRecord.from_schedule(
+        jobs,
+        {1: 0, 2: 0, 3: 50},
+        {1: 50, 2: 30, 3: 60},
+        {1: (0, 1), 2: (2, 3), 3: (0,)},
+        capacity=4,
+        killed=[3],
+    )
+    check_capacity(good)
+    check_every_job_accounted(good)
+    check_lifecycle(good)
+    assert [o.state.value for o in good.outcomes] == ["completed", "completed", "killed_at_limit"]
+    # the same schedule with job 2 placed on job 1's processors: oversubscribed
+    bad = RunRecord.from_schedule(
+        jobs, {1: 0, 2: 0}, {1: 50, 2: 30}, {1: (0, 1), 2: (1, 2)}, capacity=4
+    )
+    with pytest.raises(AssertionError, match="unit 1 oversubscribed at t=0"):
+        check_capacity(bad)
+    # job 3 never started: reported, not filled in
+    with pytest.raises(AssertionError, match="job 3 has no terminal event"):
+        check_every_job_accounted(bad)
+    with pytest.raises(InvalidValueError, match="names a job that is not in jobs"):
+        RunRecord.from_schedule(jobs, {9: 0}, {}, capacity=4)
+    with pytest.raises(InvalidValueError, match="ends but never starts"):
+        RunRecord.from_schedule(jobs, {}, {1: 5}, capacity=4)
+    with pytest.raises(InvalidValueError, match="finite"):
+        RunRecord.from_schedule(jobs, {1: float("nan")}, {}, capacity=4)
