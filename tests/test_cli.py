@@ -135,3 +135,13 @@ def test_bad_arguments_exit_2_with_one_line(capsys: pytest.CaptureFixture[str]) 
         main(["compare", "--processors", "0"])
     assert stop.value.code == 2
     assert "must be >= 1" in capsys.readouterr().err
+
+
+def test_the_readme_library_snippet_runs_without_hypothesis() -> None:
+    """The base install has no hypothesis; CI runs the snippet in such a venv too."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    block = readme.split("<!-- library-snippet -->", 1)[1].split("```python", 1)[1]
+    snippet = block.split("```", 1)[0]
+    imports = "\n".join(line for line in snippet.splitlines() if line.startswith("from "))
+    code = "import sys\nsys.modules['hypothesis'] = None\n" + imports
+    subprocess.run([sys.executable, "-c", code], check=True)
