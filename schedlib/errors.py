@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from typing import Any
 
 __all__ = [
+    "InvalidDecisionError",
     "InvalidValueError",
     "SchedlibError",
     "SimulationStuckError",
@@ -56,6 +57,43 @@ class InvalidValueError(SchedlibError, ValueError):
         self.value = value
         self.reason = reason
         super().__init__(f"{field} = {value!r}: {reason}")
+
+
+class InvalidDecisionError(InvalidValueError):
+    """A scheduling decision that cannot be applied: the decision function is at fault.
+
+    Raised when a decision function — yours, plugged into a model — returns
+    something the model cannot carry out: it starts a job twice, starts a job
+    that is not waiting, oversubscribes a resource, uses a processor that is
+    not idle, ... The message names the function, the time, what is wrong
+    and what it returned, so the bug is found in the function, not in the
+    library.
+
+    Parameters
+    ----------
+    policy
+        Name of the decision function.
+    time
+        When it decided.
+    reason
+        What is invalid about the decision.
+    decision
+        What it returned.
+
+    Examples
+    --------
+    >>> err = InvalidDecisionError("my_easy", 40, "it starts job 3, which is not waiting", [3])
+    >>> str(err)
+    'decision of my_easy at t=40 = [3]: it starts job 3, which is not waiting'
+    >>> isinstance(err, InvalidValueError)
+    True
+    """
+
+    def __init__(self, policy: str, time: float, reason: str, decision: Any) -> None:
+        self.policy = policy
+        self.time = time
+        self.decision = decision
+        super().__init__(f"decision of {policy} at t={time}", decision, reason)
 
 
 class WorkloadFormatError(SchedlibError, ValueError):

@@ -26,7 +26,7 @@ from schedlib.availability.mapping import (
 from schedlib.availability.policies import MappingPolicy
 from schedlib.availability.state import ResourceState, VolatileGridState
 from schedlib.engine import Event, Step
-from schedlib.errors import InvalidValueError
+from schedlib.errors import InvalidDecisionError
 from schedlib.model import EventKind, JobEvent, JobId, Time
 
 __all__ = ["GridSetting", "run_pass"]
@@ -79,12 +79,13 @@ def run_pass(model: GridSetting, state: VolatileGridState, now: Time) -> Step[Vo
 def _apply(
     model: GridSetting, state: VolatileGridState, now: Time, decision: MappingDecision
 ) -> Step[VolatileGridState]:
+    def invalid(reason: str) -> InvalidDecisionError:
+        return InvalidDecisionError(model.policy.name, now, reason, decision)
+
     target: dict[JobId, int] = {}
     for a in decision.assignments:
         if a.job in target:
-            raise InvalidValueError(
-                f"{model.policy.name} decision", a.job, "job assigned twice in one decision"
-            )
+            raise invalid(f"it assigns job {a.job} twice")
         target[a.job] = a.resource
     deferred = set(decision.deferred)
     picked: dict[JobId, PendingJob] = {}
@@ -92,15 +93,10 @@ def _apply(
     regular, moved = _take(state.regular, target, deferred, picked)
     if len(picked) != len(target):
         unknown = sorted(set(target) - set(picked))
-        raise InvalidValueError(
-            f"{model.policy.name} decision", unknown, "assigns jobs that are not waiting"
-        )
+        raise invalid(f"it assigns jobs {unknown}, which are not waiting")
     if len(moved) != len(deferred):
-        raise InvalidValueError(
-            f"{model.policy.name} decision",
-            sorted(deferred - {j.id for j in moved}),
-            "defers jobs that are not in the regular queue",
-        )
+        missing = sorted(deferred - {j.id for j in moved})
+        raise invalid(f"it defers jobs {missing}, which are not in the regular queue")
     resources = list(state.resources)
     log: list[JobEvent] = []
     touched: list[int] = []
@@ -108,15 +104,10 @@ def _apply(
         index = a.resource
         r = resources[index] if 0 <= index < len(resources) else None
         if r is None or not r.up:
-            raise InvalidValueError(
-                f"{model.policy.name} decision",
-                index,
-                f"job {a.job} assigned to a down resource",
-            )
+            state_of = "no such resource" if r is None else "down"
+            raise invalid(f"it assigns job {a.job} to resource {index}, which is {state_of}")
         if len(r.queued) + (r.running is not None) >= model.queue_length:
-            raise InvalidValueError(
-                f"{model.policy.name} decision", index, f"job {a.job} assigned to a full queue"
-            )
+            raise invalid(f"it assigns job {a.job} to resource {index}, whose queue is full")
         resources[index] = ResourceState(
             r.up, r.cycle, r.up_since, r.planned_down, r.running, r.started,
             (*r.queued, picked[a.job]),

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from schedlib.deferment.selection import GridView, JobProgress, Scheduler
+from schedlib.deferment.selection import Allocation, GridView, JobProgress, Scheduler
 from schedlib.deferment.state import FarmState, Instance
 from schedlib.engine import Event, Step
-from schedlib.errors import InvalidValueError
+from schedlib.errors import InvalidDecisionError
 from schedlib.model import EventKind, JobEvent, JobId, Time
 
 __all__ = ["FarmSetting", "run_pass"]
@@ -58,9 +58,10 @@ def run_pass(farm: FarmSetting, state: FarmState, now: Time) -> Step[FarmState]:
 
     Raises
     ------
-    InvalidValueError
-        When the scheduler allocates a processor that is not idle or a job
-        that is not submitted and unfinished.
+    InvalidDecisionError
+        When the scheduler allocates a processor that is not idle, a job that
+        is not submitted and unfinished, or a task that is neither the job's
+        next unallocated task nor a running one.
     """
     idle = state.idle
     if not idle or not state.jobs:
@@ -76,18 +77,24 @@ def run_pass(farm: FarmSetting, state: FarmState, now: Time) -> Step[FarmState]:
     log: list[JobEvent] = []
     events: list[Event] = []
     replicated = state.replicated
+    name = getattr(farm.scheduler, "name", None) or type(farm.scheduler).__name__
     for allocation in selection.allocations:
         processor, job_id, task = allocation.processor, allocation.job, allocation.task
+
+        def invalid(reason: str, allocation: Allocation = allocation) -> InvalidDecisionError:
+            return InvalidDecisionError(name, now, f"{allocation!r}: {reason}", selection)
+
         if processor not in idle or processor in used:
-            raise InvalidValueError(
-                "Allocation.processor", processor, f"is not idle at t={now} ({allocation!r})"
-            )
+            raise invalid(f"processor {processor} is not idle")
         index = position(jobs, job_id)
         if index < 0:
-            raise InvalidValueError(
-                "Allocation.job", job_id, f"is not a submitted unfinished job at t={now}"
-            )
+            raise invalid(f"job {job_id} is not a submitted unfinished job")
         progress = jobs[index]
+        if task != progress.allocated and task not in progress.running:
+            raise invalid(
+                f"job {job_id} can only get its next unallocated task ({progress.allocated}) "
+                f"or a replica of a running one {list(progress.running)}"
+            )
         jobs[index] = progress.allocate(task)
         used.append(processor)
         replica = task < progress.allocated

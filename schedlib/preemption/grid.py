@@ -192,6 +192,8 @@ class GridModel:
         else:
             self.policy_name = getattr(policy, "__name__", "custom")
             self.decide = policy
+        self.trusted = isinstance(policy, str)
+        """Built-in policies are trusted; a user's decisions are checked before they apply."""
         self.topology = topology if topology is not None else isolated(len(self.nodes))
         if len(self.topology) != len(self.nodes):
             raise InvalidValueError(

@@ -28,8 +28,15 @@ from typing import Any, Protocol
 import attrs
 
 from schedlib.engine import Event, Phase, Step
+from schedlib.errors import InvalidDecisionError, InvalidValueError
 from schedlib.model import EventKind, JobEvent, JobId, Time
-from schedlib.preemption.decision import Contender, Decision, NodeSnapshot, rank_key
+from schedlib.preemption.decision import (
+    Contender,
+    Decision,
+    NodeSnapshot,
+    apply_decision,
+    rank_key,
+)
 from schedlib.preemption.migration import (
     NeighbourView,
     balance_pull,
@@ -81,6 +88,8 @@ class GridSetting(Protocol):
     balance: bool
     internode: bool
     exhaustive: bool
+    trusted: bool
+    policy_name: str
     decide: Callable[[NodeSnapshot], Decision]
     observer: Callable[[NodeSnapshot, Decision], None] | None
     push_target: Callable[..., int | None]
@@ -246,6 +255,8 @@ class SchedulingPass:
         waiting = self._queue(i)
         snapshot = NodeSnapshot.trusted(spec.capacity, running, waiting)
         decision = m.decide(snapshot)
+        if not m.trusted:
+            _check_decision(m.policy_name, now, i, snapshot, decision)
         if m.observer is not None:
             m.observer(snapshot, decision)
         if decision.preempt or decision.start:
@@ -362,3 +373,20 @@ class SchedulingPass:
             self._migrate(
                 move.job, move.source, move.target, f"{BALANCE_DETAIL} {move.source}", start=False
             )
+
+
+def _check_decision(
+    policy: str, now: Time, node: int, snapshot: NodeSnapshot, decision: Decision
+) -> None:
+    """Refuse a decision of a user's policy that the node cannot carry out.
+
+    [`apply_decision`][schedlib.preemption.decision.apply_decision] checks it:
+    jobs named twice, preempted while not running, started while not waiting,
+    or more than the node's capacity running afterwards.
+    """
+    try:
+        apply_decision(snapshot, decision)
+    except InvalidValueError as error:
+        raise InvalidDecisionError(
+            policy, now, f"on node {node}: {error.field} {error.value!r} {error.reason}", decision
+        ) from None

@@ -35,7 +35,7 @@ from schedlib.availability.patterns import (
     ResourceAvailability,
     RestartDelay,
 )
-from schedlib.errors import InvalidValueError, SimulationStuckError
+from schedlib.errors import InvalidDecisionError, InvalidValueError, SimulationStuckError
 from schedlib.model import EventKind
 from schedlib.testing.invariants import (
     check_capacity,
@@ -490,19 +490,20 @@ def test_bad_model_inputs(kwargs: dict, message: str) -> None:  # type: ignore[t
 @pytest.mark.parametrize(
     ("decision", "message"),
     [
-        (lambda s: MappingDecision(((_a(99, 0)),)), "not waiting"),
-        (lambda s: MappingDecision((_a(1, 0), _a(1, 0))), "assigned twice"),
-        (lambda s: MappingDecision((_a(1, 5),)), "down resource"),
-        (lambda s: MappingDecision((_a(1, 0), _a(2, 0))), "full queue"),
-        (lambda s: MappingDecision((), (99,)), "not in the regular queue"),
+        (lambda s: MappingDecision(((_a(99, 0)),)), r"assigns jobs \[99\], which are not waiting"),
+        (lambda s: MappingDecision((_a(1, 0), _a(1, 0))), "assigns job 1 twice"),
+        (lambda s: MappingDecision((_a(1, 5),)), "to resource 5, which is no such resource"),
+        (lambda s: MappingDecision((_a(1, 0), _a(2, 0))), "to resource 0, whose queue is full"),
+        (lambda s: MappingDecision((), (99,)), r"defers jobs \[99\], which are not in the regular"),
     ],
 )
 def test_decisions_that_cannot_be_applied_are_errors(decision, message: str) -> None:  # type: ignore[no-untyped-def]
     policy = MappingPolicy("bad", decision)
-    with pytest.raises(InvalidValueError, match=message):
+    with pytest.raises(InvalidDecisionError, match=message) as error:
         simulate_volatile_grid(
             [BagJob(1, 0, 1), BagJob(2, 0, 1)], _resources(10), policy=policy, queue_length=1
         )
+    assert error.value.policy == "bad" and str(error.value).startswith("decision of bad at t=0")
 
 
 def _a(job: int, resource: int):  # type: ignore[no-untyped-def]

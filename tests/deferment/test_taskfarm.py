@@ -23,7 +23,7 @@ from schedlib.deferment.selection import (
     round_robin,
 )
 from schedlib.engine import simulate
-from schedlib.errors import InvalidValueError, SimulationStuckError
+from schedlib.errors import InvalidDecisionError, InvalidValueError, SimulationStuckError
 from schedlib.model import EventKind, FinalState
 from schedlib.testing.invariants import (
     check_capacity,
@@ -124,18 +124,19 @@ class Rogue:
 
 
 @pytest.mark.parametrize(
-    ("allocations", "field"),
+    ("allocations", "reason"),
     [
-        ((Allocation(0, 1, 0), Allocation(0, 1, 1)), "Allocation.processor"),
-        ((Allocation(5, 1, 0),), "Allocation.processor"),
-        ((Allocation(0, 9, 0),), "Allocation.job"),
-        ((Allocation(0, 1, 1),), "Allocation.task"),
+        ((Allocation(0, 1, 0), Allocation(0, 1, 1)), "processor 0 is not idle"),
+        ((Allocation(5, 1, 0),), "processor 5 is not idle"),
+        ((Allocation(0, 9, 0),), "job 9 is not a submitted unfinished job"),
+        ((Allocation(0, 1, 1),), r"job 1 can only get its next unallocated task \(0\)"),
     ],
 )
-def test_bad_decisions_are_refused(allocations: tuple[Allocation, ...], field: str) -> None:
-    with pytest.raises(InvalidValueError) as error:
+def test_bad_decisions_are_refused(allocations: tuple[Allocation, ...], reason: str) -> None:
+    with pytest.raises(InvalidDecisionError, match=reason) as error:
         run_grid([TaskJob(1, 0, (1, 1))], [constant(1), constant(1)], Rogue(*allocations))
-    assert error.value.field == field
+    assert error.value.policy == "Rogue"
+    assert str(error.value).startswith("decision of Rogue at t=0")
 
 
 def test_run_grid_validates_its_inputs() -> None:
