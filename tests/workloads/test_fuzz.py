@@ -13,8 +13,8 @@ pattern files. For every input:
 - cleaning and `load_workload` raise only `WorkloadFormatError` or
   `InvalidValueError`.
 
-`ci` runs each property at the profile's example count; the Guarantees page records
-the long local runs.
+Each property runs at least 400 examples (more under the `thorough` profile); the
+Guarantees page records the long local runs.
 """
 
 from __future__ import annotations
@@ -22,51 +22,25 @@ from __future__ import annotations
 import gzip
 import io
 import math
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from schedlib.availability.patterns import parse_availability
 from schedlib.errors import InvalidValueError, WorkloadFormatError
 from schedlib.workloads import load_workload
 from schedlib.workloads.cleaning import clean
-from schedlib.workloads.swf import read_swf
+from schedlib.workloads.swf import SWFRecord, read_swf
 
+ODD_NUMBERS = ["-5", "-1.0", "-0.5", "0.5", "1e3", "1e309", "nan", "inf", "4.", ".5", "+3"]
+PLAIN_TOKENS = ["0", "1", "-1", "2", "7", "64", "128", "100000", "3600", "x", ";", ";;"]
 TOKENS = st.sampled_from(
-    [
-        "0",
-        "1",
-        "-1",
-        "2",
-        "7",
-        "64",
-        "128",
-        "100000",
-        "3600",
-        "-5",
-        "-1.0",
-        "0.5",
-        "1e3",
-        "1e309",
-        "nan",
-        "inf",
-        "x",
-        "",
-        " ",
-        "\t",
-        ";",
-        ";;",
-        "00",
-        "+3",
-        "0x10",
-        "１",
-        "999999999999999999999",
-        "4.",
-        ".5",
-    ]  # fmt: skip
+    [*PLAIN_TOKENS, "00", "0x10", "１", "999999999999999999999", "", " ", "\t", *ODD_NUMBERS]
 )
+FRACTIONAL_FIELDS = (5, 6)  # average CPU time, used memory: the only fields with fractions
 HEADER_LINES = st.sampled_from(
     [
         "; Version: 2.2",
@@ -93,6 +67,8 @@ def record_lines(draw: st.DrawFn) -> str:
         values = [str(draw(st.one_of(st.just(-1), st.integers(0, 200)))) for _ in range(count)]
         if values and draw(st.booleans()):
             values[draw(st.integers(0, len(values) - 1))] = draw(TOKENS)
+        if count == 18 and draw(st.booleans()):  # where fractions are allowed, odd ones
+            values[draw(st.sampled_from(FRACTIONAL_FIELDS))] = draw(st.sampled_from(ODD_NUMBERS))
     else:
         values = [draw(TOKENS) for _ in range(count)]
     separator = draw(st.sampled_from([" ", "  ", "\t", " \t "]))
@@ -115,7 +91,10 @@ SOURCES = st.one_of(
     almost_swf().map(lambda text: gzip.compress(text.encode())[: len(text) // 2 + 10]),
 )
 
-FUZZ = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FUZZ = settings(
+    max_examples=max(400, settings.default.max_examples),  # cheap: at least 400 per property
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 def _comments_and_blanks(data: bytes) -> int | None:
@@ -128,7 +107,12 @@ def _comments_and_blanks(data: bytes) -> int | None:
     return sum(1 for line in lines if not line.strip() or line.lstrip().startswith(";"))
 
 
+OVERFLOW = b"1 0 0 10 1 1e309 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n"
+"""A valid record but for a fraction that overflows to infinity (a named case)."""
+
+
 @FUZZ
+@example(OVERFLOW)
 @given(SOURCES)
 def test_strict_reading_raises_only_named_format_errors(data: bytes) -> None:
     try:
@@ -138,12 +122,18 @@ def test_strict_reading_raises_only_named_format_errors(data: bytes) -> None:
         if error.field is not None:
             assert error.line is not None and error.field in str(error)
         return
-    for record in trace.records:  # what is read is SWF: finite, non-negative or -1
-        for value in record.values:
+    _check_is_swf(trace.records)
+
+
+def _check_is_swf(records: Sequence[SWFRecord]) -> None:
+    """What a read accepts is SWF: every field finite, and non-negative or -1."""
+    for record in records:
+        for value in record.values():
             assert math.isfinite(value) and (value >= 0 or value == -1), record
 
 
 @FUZZ
+@example(OVERFLOW)
 @given(SOURCES)
 def test_lenient_reading_accounts_for_every_line(data: bytes) -> None:
     try:
@@ -154,6 +144,7 @@ def test_lenient_reading_accounts_for_every_line(data: bytes) -> None:
         return
     report = trace.report
     assert report.records == len(trace.records)
+    _check_is_swf(trace.records)
     for issue in report.skipped:
         assert issue.line is not None
     extra = _comments_and_blanks(data)
