@@ -1,0 +1,67 @@
+"""Hostile workloads for the volatile grid: named regression cases.
+
+A thousand jobs at one instant, zero-length jobs, jobs exactly as long as the longest
+uptime (never assignable by PGS: the estimate must be strictly shorter) and longer than
+every uptime, underestimated runtimes, sub-second times, duplicate ids, a bag whose
+every job is unschedulable. PGS and FCFS hold their invariants on each.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from schedlib.availability import (
+    AvailabilityPattern,
+    BagJob,
+    ResourceAvailability,
+    simulate_volatile_grid,
+)
+from schedlib.errors import InvalidValueError
+from schedlib.model import FinalState
+from schedlib.testing.invariants import (
+    check_every_job_accounted,
+    check_failures_handled,
+    check_lifecycle,
+    check_queue_order,
+    check_unschedulable_reported,
+    check_within_uptime,
+)
+
+RESOURCES = tuple(ResourceAvailability(AvailabilityPattern.repeating(u, 1)) for u in (30, 60, 90))
+LONGEST = 90
+
+CASES: dict[str, list[BagJob]] = {
+    "1000 jobs at one instant": [BagJob(i, 0, 1 + i % 20) for i in range(1000)],
+    "zero-length jobs": [BagJob(i, i % 3, 0) for i in range(40)],
+    "exactly the longest uptime": [BagJob(0, 0, LONGEST), BagJob(1, 0, 10)],
+    "longer than every uptime": [BagJob(0, 0, 500), BagJob(1, 0, 10)],
+    "underestimated runtimes": [BagJob(i, 0, 25 + i, estimate=5) for i in range(12)],
+    "sub-second times": [BagJob(i, i * 0.1, 0.35 + (i % 4) * 0.2) for i in range(200)],
+    "all unschedulable": [BagJob(i, i, 100 + i) for i in range(5)],
+}
+
+
+@pytest.mark.parametrize("policy", ["pgs", "fcfs"])
+@pytest.mark.parametrize("name", CASES)
+def test_named_hostile_cases_hold_every_invariant(name: str, policy: str) -> None:
+    run = simulate_volatile_grid(CASES[name], RESOURCES, policy=policy, max_failures=5)
+    record = run.record
+    check_every_job_accounted(record)
+    check_lifecycle(record)
+    check_failures_handled(record, run.up_periods, max_failures=5)
+    if policy == "pgs":
+        check_unschedulable_reported(record, LONGEST)
+        if name != "underestimated runtimes":
+            check_within_uptime(record, run.up_periods)
+    else:
+        check_queue_order(record)
+    if policy == "pgs" and name in ("exactly the longest uptime", "longer than every uptime"):
+        assert record.outcomes[0].state is FinalState.UNSCHEDULABLE
+        assert record.outcomes[1].state is FinalState.COMPLETED
+    if policy == "pgs" and name == "all unschedulable":
+        assert {o.state for o in record.outcomes} == {FinalState.UNSCHEDULABLE}
+
+
+def test_duplicate_job_ids_are_refused() -> None:
+    with pytest.raises(InvalidValueError, match="appears twice"):
+        simulate_volatile_grid([BagJob(1, 0, 5), BagJob(1, 1, 5)], RESOURCES)

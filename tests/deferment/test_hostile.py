@@ -1,0 +1,54 @@
+"""Hostile workloads for the task farm: named regression cases.
+
+Many jobs at one instant, processors that stall for a while and for ever, single-task
+jobs of one instruction, sub-second submissions, duplicate ids. With deferment no job
+overtakes; every task completes once; replicas are cancelled; the processors are never
+double-booked.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from schedlib.deferment import Processor, SpeedHistory, TaskJob, fifo, round_robin, run_grid
+from schedlib.errors import InvalidValueError
+from schedlib.testing.invariants import (
+    check_capacity,
+    check_every_job_accounted,
+    check_lifecycle,
+    check_no_overtaking,
+    check_replicas_cancelled,
+    check_tasks_complete_once,
+)
+
+GRID = [
+    Processor(10, SpeedHistory.constant(10)),
+    Processor(20, SpeedHistory(times=(0, 5, 50), speeds=(20, 0, 20))),  # stalls over [5, 50)
+    Processor(40, SpeedHistory(times=(0, 3), speeds=(40, 0))),  # dies at t=3 for ever
+]
+
+CASES: dict[str, list[TaskJob]] = {
+    "200 jobs at one instant": [TaskJob(i, 0, (1 + i % 5,) * (1 + i % 3)) for i in range(200)],
+    "one-instruction tasks": [TaskJob(i, i % 2, (1,)) for i in range(50)],
+    "sub-second submissions": [TaskJob(i, i * 0.01, (3, 7)) for i in range(60)],
+    "big after small, same instant": [TaskJob(0, 0, (50,)), TaskJob(1, 0, (1, 1, 1, 1))],
+}
+
+
+@pytest.mark.parametrize("bound", [None, 1, 2])
+@pytest.mark.parametrize("order", [fifo, round_robin])
+@pytest.mark.parametrize("name", CASES)
+def test_named_hostile_cases_hold_every_invariant(name: str, order, bound: int | None) -> None:  # type: ignore[no-untyped-def]
+    record = run_grid(CASES[name], GRID, order(bound))
+    check_every_job_accounted(record)
+    check_lifecycle(record)
+    check_capacity(record)
+    check_tasks_complete_once(record)
+    check_replicas_cancelled(record)
+    if bound is not None:
+        check_no_overtaking(record)
+
+
+def test_duplicate_job_ids_are_refused() -> None:
+    with pytest.raises(InvalidValueError, match="appears twice"):
+        run_grid([TaskJob(1, 0, (1,)), TaskJob(1, 1, (1,))], GRID, fifo())

@@ -1,0 +1,67 @@
+"""Hostile workloads for the preemptive grid: named regression cases.
+
+A thousand jobs at one instant, zero-length jobs, jobs exactly as large as a node and
+larger than every node, runtimes above the estimate, sub-second times, duplicate ids.
+Every decision is checked as it is taken, and the run's capacity, progress and
+accounting invariants hold — or the input is refused naming the field.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from schedlib.errors import InvalidValueError
+from schedlib.model import FinalState
+from schedlib.preemption import GridJob, GridNode, ring, simulate_grid
+from schedlib.testing.invariants import (
+    check_decision,
+    check_every_job_accounted,
+    check_lifecycle,
+    check_migrations_start,
+    check_node_capacity,
+    check_progress_conserved,
+)
+
+NODES = [GridNode(i, (1 + i % 4, 1024 * (1 + i % 3)), speed=0.5 + 0.25 * (i % 3)) for i in range(6)]
+
+CASES: dict[str, list[GridJob]] = {
+    "1000 jobs at one instant": [
+        GridJob(i, 0, (1 + i % 3, 256 * (1 + i % 4)), 10 + i % 7, 10 + i % 5) for i in range(1000)
+    ],
+    "zero-length jobs": [GridJob(i, i % 2, (1, 100), 0, 0) for i in range(30)],
+    "as large as a node": [GridJob(i, i, (4, 3072), 20, 20) for i in range(10)],
+    "larger than every node": [GridJob(i, i, (8, 100), 20, 20) for i in range(3)]
+    + [GridJob(3, 0, (1, 100), 5, 5)],
+    "runtime above the estimate": [GridJob(i, 0, (1, 100), 5, 5 + 10 * i) for i in range(20)],
+    "sub-second times": [GridJob(i, i * 0.07, (1 + i % 2, 100), 0.3, 0.25) for i in range(200)],
+}
+
+
+@pytest.mark.parametrize("alpha", [0.0, 0.5])
+@pytest.mark.parametrize("topology", [None, "ring"])
+@pytest.mark.parametrize("name", CASES)
+def test_named_hostile_cases_hold_every_invariant(
+    name: str, topology: str | None, alpha: float
+) -> None:
+    jobs = CASES[name]
+    record = simulate_grid(
+        jobs,
+        NODES,
+        topology=ring(len(NODES)) if topology else None,
+        alpha=alpha,
+        observer=check_decision,
+    )
+    check_every_job_accounted(record)
+    check_lifecycle(record)
+    check_node_capacity(record, NODES)
+    check_migrations_start(record, NODES)
+    check_progress_conserved(record, NODES)
+    if name == "larger than every node":
+        states = [o.state for o in record.outcomes]
+        assert states == [FinalState.UNSCHEDULABLE] * 3 + [FinalState.COMPLETED]
+        assert "exceeds the capacity of every node" in record.outcomes[0].reason
+
+
+def test_duplicate_job_ids_are_refused() -> None:
+    with pytest.raises(InvalidValueError, match="appears twice"):
+        simulate_grid([GridJob(1, 0, (1, 1), 5, 5), GridJob(1, 1, (1, 1), 5, 5)], NODES)
