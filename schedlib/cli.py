@@ -24,6 +24,7 @@ from typing import Any
 
 from schedlib import __version__
 from schedlib.errors import SchedlibError
+from schedlib.execution.parallel import RunFailedError
 from schedlib.experiments import REPRODUCTIONS
 from schedlib.results.tables import FORMATS, render, render_by
 
@@ -133,6 +134,71 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _executor(args: argparse.Namespace) -> Any:
+    """The executor a sweep runs on, as a context manager (None: local processes)."""
+    import contextlib
+
+    if args.scheduler is None and args.dask_local is None:
+        return contextlib.nullcontext(None)
+    try:
+        import distributed
+    except ImportError:
+        raise SchedlibError(
+            "--scheduler and --dask-local need dask.distributed, which is not installed; "
+            "install the 'dask' extra: pip install 'schedlib[dask]'"
+        ) from None
+
+    client_type: Any = distributed.Client  # dask's API is untyped
+    cluster_type: Any = distributed.LocalCluster
+
+    @contextlib.contextmanager
+    def dask_executor() -> Any:
+        if args.scheduler is not None:
+            with client_type(args.scheduler) as client:
+                yield client.get_executor()
+            return
+        with (
+            cluster_type(
+                n_workers=args.dask_local, threads_per_worker=1, dashboard_address=None
+            ) as cluster,
+            client_type(cluster) as client,
+        ):
+            yield client.get_executor()
+
+    return dask_executor()
+
+
+def _cmd_sweep(args: argparse.Namespace) -> int:
+    from schedlib.execution.config import read_sweep_config
+    from schedlib.execution.sweep import sweep
+    from schedlib.experiments.catalog import experiment, validate_parameters
+
+    config = read_sweep_config(args.config)
+    run = experiment(config.experiment)
+    for point in ({**config.fixed, **{k: v[0] for k, v in config.grid.items()}},):
+        validate_parameters(config.experiment, point)
+    output = args.output or config.output
+    total = len(config.seeds)
+    for values in config.grid.values():
+        total *= len(values)
+    where = output or "no output file"
+    print(f"{PROG}: sweep of {config.experiment}: {total} runs -> {where}", file=sys.stderr)
+    with _executor(args) as executor:
+        rows = sweep(
+            config.grid,
+            run,
+            seeds=config.seeds,
+            fixed=config.fixed,
+            executor=executor,
+            workers=args.workers,
+            output=output,
+            resume=args.resume,
+            progress=True,
+        )
+    print(render(rows, args.format))
+    return 0
+
+
 def _reproduction(name: str) -> ModuleType | None:
     try:
         return importlib.import_module(REPRODUCTIONS[name])
@@ -182,6 +248,37 @@ def build_parser() -> argparse.ArgumentParser:
     _add_explain_argument(run)
     run.set_defaults(handler=_cmd_run)
 
+    sweep = commands.add_parser(
+        "sweep",
+        help="run a parameter grid x seeds of any run or reproduction, resumably",
+        description="Run the experiment a TOML file names (run, or reproduce NAME) over its "
+        "parameter grid and seeds, on local processes or a dask cluster. Each result is "
+        "appended to the output file (JSON lines) as it completes; --resume skips what is "
+        "there. The same seeds give the same numbers on any executor.",
+    )
+    sweep.add_argument("config", metavar="CONFIG.toml", help="the sweep's configuration")
+    sweep.add_argument(
+        "--output", "-o", metavar="FILE", help="JSON-lines results (default: the config's output)"
+    )
+    sweep.add_argument("--resume", action="store_true", help="skip the runs already in the output")
+    where = sweep.add_mutually_exclusive_group()
+    where.add_argument(
+        "--workers", type=_positive_int, metavar="N", help="local processes (default: every CPU)"
+    )
+    where.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on the dask cluster at ADDRESS (tcp://host:port)",
+    )
+    where.add_argument(
+        "--dask-local",
+        type=_positive_int,
+        metavar="N",
+        help="start a dask LocalCluster of N workers",
+    )
+    _add_format_argument(sweep)
+    sweep.set_defaults(handler=_cmd_sweep)
+
     reproduce = commands.add_parser(
         "reproduce",
         help="reproduce a paper's experiment",
@@ -217,6 +314,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. `schedlib compare | head -1`
         _silence_stdout()
         return 0
+    except RunFailedError as error:  # one run of a batch: its configuration is named
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return 2 if error.user_error else 1
     except (SchedlibError, OSError) as error:
         message = str(error)
         if isinstance(error, OSError) and error.filename is not None and error.strerror:

@@ -145,3 +145,55 @@ def test_the_readme_library_snippet_runs_without_hypothesis() -> None:
     imports = "\n".join(line for line in snippet.splitlines() if line.startswith("from "))
     code = "import sys\nsys.modules['hypothesis'] = None\n" + imports
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+SWEEP = """
+experiment = "run"
+[fixed]
+limit = 120
+[grid]
+policy = ["fcfs", "easy"]
+processors = [96, 128]
+"""
+
+
+def test_sweep_appends_results_and_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "sweep.toml"
+    config.write_text(SWEEP)
+    output = tmp_path / "out.jsonl"
+    code, out, err = run(
+        capsys, "sweep", str(config), "-o", str(output), "--workers", "1", "--format", "csv"
+    )
+    assert code == 0 and "4 runs" in err
+    rows = out.splitlines()
+    assert rows[0].startswith("limit,policy,processors,seed") and len(rows) == 5
+    assert len(output.read_text().splitlines()) == 4
+    code, _, err = run(capsys, "sweep", str(config), "-o", str(output))
+    assert code == 2 and "exists already" in err
+    code, again, _ = run(
+        capsys, "sweep", str(config), "-o", str(output), "--resume", "--format", "csv"
+    )
+    assert code == 0 and again == out
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('experiment = "run"\n[grid]\npolicy = "easy"\n', "must be a non-empty list"),
+        ('experiment = "reproduce nothing"\n', "must be one of run, reproduce pgs"),
+        ('experiment = "run"\n[grid]\ncolour = ["red"]\n', "'colour': is not one of"),
+        ('experiment = "reproduce pgs"\n[fixed]\nrunz = 2\n', "unrecognized arguments: --runz"),
+        ('experiment = "run"\nseed = [1]\n', "unknown key(s) ['seed']"),
+        ("experiment = \n", "not TOML"),
+    ],
+)
+def test_bad_sweep_configurations_exit_2_before_any_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, message: str
+) -> None:
+    config = tmp_path / "bad.toml"
+    config.write_text(text)
+    code, out, err = run(capsys, "sweep", str(config), "--workers", "1")
+    assert code == 2 and out == ""
+    assert message in err and "Traceback" not in err

@@ -7,16 +7,40 @@ numbers never depend on the worker count;
 error, only on a terminal.
 """
 
+from schedlib.execution.config import (
+    SweepConfig,
+    parse_sweep_config,
+    read_sweep_config,
+)
 from schedlib.execution.parallel import (
+    RunFailedError,
     default_workers,
     parallel_map,
+    run_all,
 )
 from schedlib.execution.progress import (
     ProgressBar,
+    remaining_time,
+)
+from schedlib.execution.sweep import (
+    SweepFile,
+    configurations,
+    read_sweep,
+    sweep,
 )
 
 __all__ = [
     "ProgressBar",
+    "RunFailedError",
+    "SweepConfig",
+    "SweepFile",
+    "configurations",
     "default_workers",
     "parallel_map",
+    "parse_sweep_config",
+    "read_sweep",
+    "read_sweep_config",
+    "remaining_time",
+    "run_all",
+    "sweep",
 ]

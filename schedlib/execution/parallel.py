@@ -1,29 +1,88 @@
-"""Run independent simulations on several cores, deterministically.
+"""Run independent simulations on several cores or machines, deterministically.
 
-Reproductions run many independent trials;
-[`parallel_map`][schedlib.execution.parallel.parallel_map] spreads them over
-processes and returns results in input order, so the output does not depend
-on the number of workers.
+Reproductions and sweeps run many independent simulations.
+[`run_all`][schedlib.execution.parallel.run_all] submits them to any
+`concurrent.futures.Executor` — local processes by default, a dask.distributed
+cluster's executor, or this process — reports each result as it completes, and
+returns the results **in input order**, so the output never depends on the
+executor or the number of workers. A run that raises is reported as a
+[`RunFailedError`][schedlib.execution.parallel.RunFailedError] naming its
+input (the configuration and seed), not as a bare traceback from a worker.
+[`parallel_map`][schedlib.execution.parallel.parallel_map] is its plain form.
 
 Examples
 --------
 >>> parallel_map(abs, [-1, 2, -3], workers=1)
 [1, 2, 3]
+>>> parallel_map(abs, ["x"], workers=1)
+Traceback (most recent call last):
+...
+schedlib.execution.parallel.RunFailedError: the run of 'x' failed: TypeError: bad operand ...
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
-from typing import TypeVar
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from typing import Any, Generic, TypeVar
 
+from schedlib.errors import SchedlibError
 from schedlib.validation import require
 
-__all__ = ["default_workers", "parallel_map"]
+__all__ = ["RunFailedError", "default_workers", "parallel_map", "run_all"]
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+
+class RunFailedError(SchedlibError):
+    """One run of a batch raised: names its input and what went wrong.
+
+    Parameters
+    ----------
+    item
+        A description of the run's input (its configuration and seed).
+    cause
+        The exception's type name.
+    message
+        The exception's message.
+    user_error
+        Whether the cause was a [`SchedlibError`][schedlib.errors.SchedlibError]
+        (bad input: the command line exits 2) rather than a bug (exit 1).
+    """
+
+    def __init__(self, item: str, cause: str, message: str, user_error: bool = False) -> None:
+        self.item = item
+        self.cause = cause
+        self.message = message
+        self.user_error = user_error
+        super().__init__(f"the run of {item} failed: {cause}: {message}")
+
+    def __reduce__(self) -> tuple[Any, ...]:  # picklable across processes
+        return (RunFailedError, (self.item, self.cause, self.message, self.user_error))
+
+
+class _Call(Generic[T, R]):
+    """`function(item)`, with a failure reported as a `RunFailedError` naming `item`."""
+
+    def __init__(self, function: Callable[[T], R]) -> None:
+        self.function = function
+
+    def __call__(self, item: T) -> R:
+        try:
+            return self.function(item)
+        except RunFailedError:
+            raise
+        except Exception as error:
+            raise RunFailedError(
+                _describe(item), type(error).__name__, str(error), isinstance(error, SchedlibError)
+            ) from None
+
+
+def _describe(item: Any) -> str:
+    text = repr(item)
+    return text if len(text) <= 300 else text[:297] + "..."
 
 
 def default_workers() -> int:
@@ -34,10 +93,83 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def run_all(
+    function: Callable[[T], R],
+    items: Iterable[T],
+    *,
+    executor: Executor | None = None,
+    workers: int | None = None,
+    on_result: Callable[[int, R], None] | None = None,
+) -> list[R]:
+    """`[function(x) for x in items]`, computed by an executor, results in input order.
+
+    Parameters
+    ----------
+    function
+        A picklable (module-level) pure function.
+    items
+        Its arguments (picklable).
+    executor
+        Where to run: any `concurrent.futures.Executor` (e.g. a dask
+        `Client.get_executor()`); the caller owns it. `None`: local processes
+        (`workers` of them), or this process when `workers` is 1.
+    workers
+        Processes of the local pool; `None` means every available CPU.
+    on_result
+        Called with `(index, result)` as each run completes, in completion
+        order (to write it out or draw progress).
+
+    Returns
+    -------
+    list
+        The results, in the order of `items`.
+
+    Raises
+    ------
+    RunFailedError
+        For the first run (in completion order) that raised, naming its input.
+    InvalidValueError
+        If `workers < 1`.
+
+    Notes
+    -----
+    Every run is a pure function of its input, so where and in which order
+    the runs happen cannot change a result; only `on_result` sees the
+    completion order.
+    """
+    todo = list(items)
+    call = _Call(function)
+    results: list[Any] = [None] * len(todo)
+    if executor is None:
+        count = default_workers() if workers is None else require(workers, "workers", at_least=1)
+        if count == 1 or len(todo) <= 1:
+            for index, item in enumerate(todo):
+                results[index] = call(item)
+                if on_result is not None:
+                    on_result(index, results[index])
+            return results
+        with ProcessPoolExecutor(max_workers=min(count, len(todo))) as pool:
+            return run_all(function, todo, executor=pool, on_result=on_result)
+    futures: dict[Future[R], int] = {executor.submit(call, item): i for i, item in enumerate(todo)}
+    try:
+        for future in as_completed(futures):
+            index = futures[future]
+            results[index] = future.result()
+            if on_result is not None:
+                on_result(index, results[index])
+    except BaseException:
+        for future in futures:
+            future.cancel()
+        raise
+    return results
+
+
 def parallel_map(
     function: Callable[[T], R], items: Iterable[T], *, workers: int | None = None
 ) -> list[R]:
-    """`[function(x) for x in items]`, computed by `workers` processes.
+    """`[function(x) for x in items]`, computed by `workers` local processes.
+
+    The plain form of [`run_all`][schedlib.execution.parallel.run_all].
 
     Parameters
     ----------
@@ -53,11 +185,10 @@ def parallel_map(
     -------
     list
         The results, in the order of `items`.
+
+    Raises
+    ------
+    RunFailedError
+        If a run raises, naming its input.
     """
-    todo = list(items)
-    count = default_workers() if workers is None else require(workers, "workers", at_least=1)
-    if count == 1 or len(todo) <= 1:
-        return [function(x) for x in todo]
-    chunk = max(1, len(todo) // (count * 8))
-    with ProcessPoolExecutor(max_workers=min(count, len(todo))) as pool:
-        return list(pool.map(function, todo, chunksize=chunk))
+    return run_all(function, items, workers=workers)

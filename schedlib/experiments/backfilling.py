@@ -21,7 +21,7 @@ from schedlib.model import RunRecord
 from schedlib.results.metrics import summarize
 from schedlib.workloads import Workload
 
-__all__ = ["SUMMARY_CONTEXT", "compare", "run_policy", "summary_row"]
+__all__ = ["SUMMARY_CONTEXT", "compare", "run_policy", "summary", "summary_row"]
 
 SUMMARY_CONTEXT = ("workload", "processors")
 """Columns of a summary row that describe the run rather than measure it."""
@@ -91,3 +91,52 @@ def compare(
         summary_row(workload, run_policy(workload, policy, show_progress=show_progress))
         for policy in policies
     ]
+
+
+def summary(
+    *,
+    policy: str = "easy",
+    workload: str | None = None,
+    processors: int | None = None,
+    limit: int | None = None,
+    over_limit: str = "kill",
+    seed: int = 0,
+) -> dict[str, Any]:
+    """One backfilling run from plain parameters: what `schedlib run` prints, as a row.
+
+    The unit of a sweep over `schedlib run` (see
+    [`sweep`][schedlib.execution.sweep.sweep]); module-level, so it runs in
+    any worker process.
+
+    Parameters
+    ----------
+    policy
+        `"fcfs"`, `"easy"` or `"conservative"`.
+    workload
+        An SWF file; `None`: the embedded default.
+    processors, limit, over_limit
+        As the command-line options of the same names.
+    seed
+        Accepted for sweeps; a backfilling run uses no randomness, so every
+        seed gives the same row.
+
+    Returns
+    -------
+    dict
+        [`summary_row`][schedlib.experiments.backfilling.summary_row].
+
+    Examples
+    --------
+    >>> row = summary(policy="fcfs", limit=100)
+    >>> row["policy"], row["jobs"], row["processors"]
+    ('fcfs', 100, 128)
+    """
+    from schedlib.workloads import CleaningPolicy, load_workload
+
+    prepared = load_workload(
+        workload,
+        processors=processors,
+        cleaning=CleaningPolicy(over_limit=over_limit),  # type: ignore[arg-type]
+        limit=limit,
+    )
+    return summary_row(prepared, run_policy(prepared, policy))

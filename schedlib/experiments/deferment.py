@@ -79,6 +79,7 @@ __all__ = [
     "main",
     "plot",
     "reproduce",
+    "rows",
     "run_trial",
     "trial_workload",
 ]
@@ -470,10 +471,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_quick_argument(parser, {"trials": 5}, full_time="6 minutes", quick_time="5 s")
 
 
-def main(args: argparse.Namespace) -> int:
-    """Run the reproduction with the parsed options and print the table."""
-    note = apply_quick(args)
-    check_plot_target(args.plot)
+def rows(args: argparse.Namespace, *, show_progress: bool = False) -> list[dict[str, Any]]:
+    """The reproduction's rows for parsed options (no printing, no plot)."""
     settings = ExperimentSettings(
         trials=args.trials,
         jobs=args.jobs,
@@ -484,9 +483,16 @@ def main(args: argparse.Namespace) -> int:
     )
     if args.workers is not None and args.workers < 1:
         raise InvalidValueError("--workers", args.workers, "must be >= 1")
-    rows = reproduce(settings, workers=args.workers, show_progress=True)
+    return reproduce(settings, workers=args.workers, show_progress=show_progress)
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run the reproduction with the parsed options and print the table."""
+    note = apply_quick(args)
+    check_plot_target(args.plot)
+    table = rows(args, show_progress=True)
     if args.plot:
-        plot(rows, args.plot)
+        plot(table, args.plot)
     print_note(note, args.format)
-    print(render(rows, args.format))
+    print(render(table, args.format))
     return 0

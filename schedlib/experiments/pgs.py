@@ -61,6 +61,7 @@ __all__ = [
     "paper_resources",
     "plot",
     "reproduce",
+    "rows",
     "run_once",
 ]
 
@@ -396,11 +397,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_quick_argument(parser, {"runs": 2}, full_time="15 s", quick_time="2 s")
 
 
-def main(args: argparse.Namespace) -> int:
-    """Run the reproduction and print one row per (scenario, scheduler)."""
-    note = apply_quick(args)
-    check_plot_target(args.plot)
-    rows = reproduce(
+def rows(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """The reproduction's rows for parsed options (no printing, no plot)."""
+    return reproduce(
         runs=args.runs,
         seed=args.seed,
         queue_length=args.queue_length,
@@ -408,8 +407,15 @@ def main(args: argparse.Namespace) -> int:
         resource_order=args.resource_order,
         workers=args.workers,
     )
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run the reproduction and print one row per (scenario, scheduler)."""
+    note = apply_quick(args)
+    check_plot_target(args.plot)
+    table = rows(args)
     if args.plot:
-        plot(rows, args.plot)
+        plot(table, args.plot)
     print_note(note, args.format)
-    print(render(rows, args.format))
+    print(render(table, args.format))
     return 0

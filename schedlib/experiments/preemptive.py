@@ -96,6 +96,7 @@ __all__ = [
     "offered_load",
     "plot",
     "reproduce",
+    "rows",
     "run_one",
     "sweep",
     "waits",
@@ -609,10 +610,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def main(args: argparse.Namespace) -> int:
-    """Run the sweep and print one row per (scheduler, iat, delta, alpha)."""
-    note = apply_quick(args)
-    check_plot_target(args.plot)
+def _results(args: argparse.Namespace) -> list[tuple[dict[str, Any], Any]]:
     schedulers = [s.strip() for s in args.schedulers.split(",") if s.strip()]
     runs = _checked_runs(
         args.nodes,
@@ -628,7 +626,19 @@ def main(args: argparse.Namespace) -> int:
     )
     if args.workers is not None:
         require(args.workers, "workers", at_least=1)
-    results = sweep(runs, workers=args.workers)
+    return sweep(runs, workers=args.workers)
+
+
+def rows(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """The reproduction's rows for parsed options (no printing, no plot)."""
+    return [row for row, _ in _results(args)]
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run the sweep and print one row per (scheduler, iat, delta, alpha)."""
+    note = apply_quick(args)
+    check_plot_target(args.plot)
+    results = _results(args)
     if args.plot:
         plot(results, args.plot)
     print_note(note, args.format)
