@@ -39,6 +39,8 @@ import attrs
 from schedlib.backfill.profile import Profile
 from schedlib.model import JobId, Time
 
+_INF = float("inf")
+
 __all__ = [
     "Decision",
     "Plan",
@@ -339,6 +341,18 @@ class Plan:
         `(planned end, procs)` of the jobs that ended early at `now`: their
         processors come back over $[now, \\text{planned end})$, and then every
         reservation is re-placed (compression).
+    compress
+        Re-place every reservation even without releases: the caller freed
+        room in `profile` itself (e.g. a withdrawn reservation).
+    freed_from
+        With `compress`: the earliest start of the room the caller freed
+        (`None`: unknown, as early as `now`).
+    settled
+        For each waiting job, the earliest start of any room freed since its
+        reservation was last placed (`inf`: none), as returned in the last
+        [`PlanDecision`][schedlib.backfill.policies.PlanDecision]; `None`
+        when unknown (every job is then re-placed). A job whose reservation
+        ends before that point cannot move, and compression skips it.
     """
 
     now: Time
@@ -346,6 +360,9 @@ class Plan:
     queue: tuple[Request, ...]
     reservations: tuple[Time | None, ...]
     released: tuple[tuple[Time, int], ...] = ()
+    compress: bool = False
+    freed_from: Time | None = None
+    settled: tuple[Time, ...] | None = None
 
 
 @attrs.frozen(slots=True)
@@ -365,6 +382,10 @@ class PlanDecision:
         Their positions in `plan.queue`, ascending.
     changed
         Positions of the jobs whose reservation was made or moved, ascending.
+    settled
+        For each waiting job, the earliest start of room freed since its
+        reservation was placed or checked (`inf`: none); hand it back in the
+        next [`Plan`][schedlib.backfill.policies.Plan].
     """
 
     reservations: tuple[Time, ...]
@@ -372,6 +393,7 @@ class PlanDecision:
     start: tuple[Request, ...]
     positions: tuple[int, ...] = ()
     changed: tuple[int, ...] = ()
+    settled: tuple[Time, ...] = ()
 
 
 def conservative(plan: Plan) -> PlanDecision:
@@ -411,14 +433,27 @@ def conservative(plan: Plan) -> PlanDecision:
     Rebuilding every reservation from scratch (emptying the profile of
     reservations and placing the jobs again in queue order) does *not* keep
     that promise: a job placed earlier in the rebuild may take the hole an
-    existing reservation relied on. Complexity: $O(q \\cdot m)$ when
-    compressing, $m$ breakpoints scanned per job; $O(a \\cdot m)$ otherwise
-    for $a$ arrivals.
+    existing reservation relied on.
+
+    **Skipping jobs that cannot move** (same result, less work). When job $j$
+    was last placed or checked, no start before $s_j$ fitted. Since then the
+    profile changed only by taking room (arrivals) and by freeing room that
+    starts no earlier than $\\phi_j$ (`settled`: ends at `now`, withdrawn
+    reservations from `freed_from`, and the old places of jobs moved in this
+    pass). Every window that could start job $j$ earlier lies before
+    $s_j + d_j$; so if $\\phi_j \\ge s_j + d_j$, it still fits nowhere
+    earlier and compression skips it without a scan. Early ends free room
+    from `now` and re-check every job; a reservation withdrawn far ahead
+    re-checks only the jobs that end after it.
+
+    Complexity: $O(q \\cdot m)$ when compressing, $m$ breakpoints scanned per
+    job re-checked; $O(a \\cdot m)$ otherwise for $a$ arrivals.
 
     References
     ----------
-    Seed 004 §2 ("in conservative backfill, every job is given a reservation
-    when it enters the system"); Mu'alem and Feitelson 2001, §2 (compression).
+    Sabin et al. (2003), §2 ("in conservative backfill, every job is given a
+    reservation when it enters the system"); Mu'alem and Feitelson 2001, §2
+    (compression).
 
     Examples
     --------
@@ -438,27 +473,52 @@ def conservative(plan: Plan) -> PlanDecision:
     editor.advance(now)
     for planned_end, procs in plan.released:
         editor.release(now, planned_end - now, procs)
-    compress = bool(plan.released)
+    compress = bool(plan.released) or plan.compress
+    n = len(queue)
+    # settled[k]: earliest start of room freed since job k was last placed or checked.
+    settled = list(plan.settled) if plan.settled is not None else [-_INF] * n
+    settled += [_INF] * (n - len(settled))
+    if compress:
+        floor = now if plan.released or plan.freed_from is None else plan.freed_from
+        settled = [min(x, floor) for x in settled]
     new = list(reservations)
     changed = []
     first = 0 if compress else (reservations.index(None) if None in reservations else len(new))
     earliest_fit, earlier_fit = editor.earliest_fit, editor.earlier_fit
-    for k in range(first, len(queue)):
+    freed_here = _INF  # earliest room freed by moves so far in this pass
+    moves: list[tuple[int, Time]] = []
+    checked = [False] * n
+    for k in range(first, n):
         old = reservations[k]
         job = queue[k]
         if old is None:
             at = earliest_fit(now, job.procs, job.requested_time)
             editor.reserve(at, job.requested_time, job.procs)
+            settled[k], checked[k] = _INF, True
         elif compress:
+            if min(settled[k], freed_here) >= old + job.requested_time:
+                continue  # nothing freed before its end: no earlier fit (see Notes)
             at = earlier_fit(now, job.procs, job.requested_time, old)
+            settled[k], checked[k] = _INF, True
             if at == old:
                 continue
             editor.move(old, at, job.requested_time, job.procs)
+            gap = max(at + job.requested_time, old)  # its old place, from here on, is free
+            moves.append((k, gap))
+            freed_here = min(freed_here, gap)
         else:
             continue
         new[k] = at
         changed.append(k)
+    if moves:  # room a move freed counts for the jobs checked before it, and for all skipped
+        after = _INF
+        position = len(moves) - 1
+        for k in range(n - 1, first - 1, -1):
+            while position >= 0 and moves[position][0] > k:
+                after = min(after, moves[position][1])
+                position -= 1
+            settled[k] = min(settled[k], after if checked[k] else freed_here)
     result: tuple[Time, ...] = tuple(new)  # type: ignore[arg-type]
     positions = tuple(k for k, at in enumerate(result) if at == now) if now in result else ()
     started = tuple(queue[k] for k in positions)
-    return PlanDecision(result, editor.freeze(), started, positions, tuple(changed))
+    return PlanDecision(result, editor.freeze(), started, positions, tuple(changed), tuple(settled))

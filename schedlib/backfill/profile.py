@@ -71,6 +71,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
+from itertools import accumulate
 
 import attrs
 
@@ -333,12 +334,32 @@ class ProfileEditor:
         Processors of the machine.
     """
 
-    __slots__ = ("_free", "_times", "capacity")
+    __slots__ = ("_free", "_peak", "_peak_valid", "_times", "capacity")
 
     def __init__(self, capacity: int, times: list[Time], free: list[int]) -> None:
         self.capacity = capacity
         self._times = times
         self._free = free
+        # _peak[i] = max(_free[:i + 1]), valid for i < _peak_valid: answers "are `procs`
+        # processors free anywhere before breakpoint i?" in O(1); every change at index
+        # i invalidates it from i on, and it is extended lazily at C speed.
+        self._peak: list[int] = []
+        self._peak_valid = 0
+
+    def _peak_before(self, last: int) -> int:
+        """The most processors free at any instant of segments `0 .. last - 1`."""
+        valid = self._peak_valid
+        if valid < last:
+            peak = self._peak
+            del peak[valid:]
+            start = peak[-1] if peak else self._free[0]
+            peak.extend(accumulate(self._free[valid:last], max, initial=start))
+            if not valid:
+                del peak[0]  # `initial` duplicated the first count
+            else:
+                del peak[valid]
+            self._peak_valid = last
+        return self._peak[last - 1]
 
     def freeze(self) -> Profile:
         """The current content as an immutable profile.
@@ -402,9 +423,11 @@ class ProfileEditor:
         times = self._times
         first = bisect_right(times, t) - 1
         last = bisect_left(times, current, first)  # the segments that begin before `current`
+        if not first and self._peak_before(last) < procs:
+            return current  # never enough free processors before it (the usual case)
         counts = self._free[first:last]
         if max(counts) < procs:
-            return current  # never enough free processors before it
+            return current
         end = len(counts)
         if counts[-1] < procs:
             # No window reaches `current`: one must end before the too-full
@@ -436,6 +459,8 @@ class ProfileEditor:
         if i == len(times) or times[i] != t:
             times.insert(i, t)
             self._free.insert(i, self._free[i - 1])
+            if i < self._peak_valid:
+                self._peak_valid = i
         return i
 
     def _merge(self, i: int) -> None:
@@ -444,12 +469,23 @@ class ProfileEditor:
         if 0 < i < len(free) and free[i] == free[i - 1]:
             del free[i]
             del self._times[i]
+            if i < self._peak_valid:
+                self._peak_valid = i
 
     def _add(self, start: Time, end: Time, delta: int, too_far: str) -> None:
-        """Add `delta` over $[start, end)$; raise (unchanged) if a count leaves [0, capacity]."""
+        """Add `delta` over $[start, end)$; raise (unchanged) if a count leaves [0, capacity].
+
+        An empty interval changes nothing (with float times, `new_start + d`
+        and `start + d` can round to the same value when the starts differ by
+        less than an ulp of `d`: a move's non-overlapping part is then empty).
+        """
+        if not start < end:
+            return
         i = self._split(start)
         j = self._split(end, i)
         free = self._free
+        if i < self._peak_valid:
+            self._peak_valid = i
         for k in range(i, j):
             free[k] += delta
         worst = min(free[i:j]) if delta < 0 else max(free[i:j])
@@ -544,3 +580,4 @@ class ProfileEditor:
             i = self._split(t)
             del self._times[:i]
             del self._free[:i]
+            self._peak_valid = 0
