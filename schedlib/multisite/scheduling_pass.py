@@ -1,0 +1,245 @@
+r"""The multi-site scheduling pass: each site's backfilling, then the metascheduler's rules.
+
+At every instant where something happened, [`run_pass`][schedlib.multisite.scheduling_pass.run_pass]
+takes the local decision of every site whose state changed, lowest site first:
+
+1. the site's backfilling rule from [`schedlib.backfill`][schedlib.backfill]
+   — [`easy`][schedlib.backfill.easy] on a [`Snapshot`][schedlib.backfill.Snapshot],
+   or [`conservative`][schedlib.backfill.conservative] on a
+   [`Plan`][schedlib.backfill.Plan] (compressing after early ends and withdrawn
+   reservations) — says which copies start now;
+2. under completion-based starts each of them is first put to
+   [`admit`][schedlib.multisite.policies.admit]: it starts only if no other
+   copy is expected to complete strictly earlier; otherwise it is dropped
+   (`RETURN` on the site) and its reservation freed;
+3. a copy that starts takes the site's lowest-numbered free processors, and the
+   copies [`copies_to_cancel`][schedlib.multisite.policies.copies_to_cancel]
+   names are withdrawn at once, in ascending site order (`RETURN`; a running
+   copy at a slower site is stopped: `CANCEL`) — the atomic cancellation of
+   Sabin et al. (2003), §4;
+4. every site touched by a withdrawal decides again at the same instant, until
+   no site has anything left to decide.
+
+The control messages of each start attempt, successful or denied, are counted
+as they happen ([`attempt_messages`][schedlib.multisite.policies.attempt_messages]).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, insort
+from collections.abc import Mapping
+from typing import Protocol
+
+from schedlib.backfill import Plan, Request, Snapshot, conservative, easy, shadow_time
+from schedlib.backfill.processors import ids_of
+from schedlib.engine import Event, Phase
+from schedlib.model import EventKind, JobEvent, JobId, Time
+from schedlib.multisite.policies import (
+    MetaPolicy,
+    admit,
+    attempt_messages,
+    copies_to_cancel,
+)
+from schedlib.multisite.state import RunCore, SiteCore
+
+__all__ = [
+    "MultiSiteSetting",
+    "expected_completion",
+    "run_pass",
+    "stop_running",
+    "withdraw",
+]
+
+
+class MultiSiteSetting(Protocol):
+    """What the pass reads of its model.
+
+    [`MultiSiteModel`][schedlib.multisite.model.MultiSiteModel] provides it.
+    """
+
+    policy: MetaPolicy
+    log_reservations: bool
+    estimates: Mapping[JobId, tuple[Time, ...]]
+    runtimes: Mapping[JobId, tuple[Time, ...]]
+
+
+def run_pass(model: MultiSiteSetting, core: RunCore, now: Time) -> None:
+    """Decide at every changed site, lowest first, until no site has anything to decide."""
+    while core.dirty:
+        site = core.sites[min(core.dirty)]
+        core.dirty.discard(site.index)
+        if site.profile is None:
+            _easy_pass(model, core, site, now)
+        else:
+            _conservative_pass(model, core, site, now)
+
+
+def _easy_pass(model: MultiSiteSetting, core: RunCore, site: SiteCore, now: Time) -> None:
+    if not site.queue:
+        site.head = None
+        return
+    decision = easy(Snapshot(now, site.free.size, tuple(site.planned), tuple(site.queue)))
+    for job in decision.start:
+        _start(model, core, site, job.id, now)
+    head, reservation = decision.head, decision.reservation
+    if head is None or reservation is None:
+        site.head = None
+    elif (head.id, reservation) != site.head:
+        site.head = (head.id, reservation)
+        if model.log_reservations:
+            core.log.append(
+                JobEvent(now, head.id, EventKind.RESERVE, (site.index,), at=reservation)
+            )
+
+
+def _conservative_pass(model: MultiSiteSetting, core: RunCore, site: SiteCore, now: Time) -> None:
+    assert site.profile is not None
+    plan = Plan(
+        now,
+        site.profile,
+        tuple(site.queue),
+        tuple(site.reservations),
+        tuple(site.released),
+        compress=site.compress,
+        freed_from=site.freed_from,
+        settled=tuple(site.settled),
+    )
+    decision = conservative(plan)
+    site.profile = decision.profile
+    site.reservations = list(decision.reservations)
+    site.settled = list(decision.settled)
+    site.released = []
+    site.compress = False
+    site.freed_from = None
+    if model.log_reservations:
+        core.log.extend(
+            JobEvent(now, site.queue[k].id, EventKind.RESERVE, (site.index,), at=at)
+            for k in decision.changed
+            if (at := decision.reservations[k]) is not None
+        )
+    for job in decision.start:
+        if model.policy.start == "completion":
+            others = {
+                o: expected_completion(model, core, o, job.id, now)
+                for o in _live_sites(core, job.id)
+                if o != site.index
+            }
+            ok, better = admit(now, job.requested_time, others)
+            if not ok:
+                core.messages += attempt_messages(len(others) + 1)
+                withdraw(core, site, job.id, now, f"dropped: completes earlier at site {better}")
+                continue
+        _start(model, core, site, job.id, now)
+    if site.reservations:
+        due = min(r for r in site.reservations if r is not None)
+        if due != site.timer:
+            site.timer = due
+            key = ("timer", site.index)
+            core.events.append(Event(due, Phase.TIMER, key, key=key))
+
+
+def _live_sites(core: RunCore, job: JobId) -> list[int]:
+    """The sites holding a waiting copy of `job`, then the one running it (if any)."""
+    sites = list(core.copies.get(job, ()))
+    running = core.running_at.get(job)
+    if running is not None:
+        sites.append(running)
+    return sites
+
+
+def expected_completion(
+    model: MultiSiteSetting, core: RunCore, site: int, job: JobId, now: Time
+) -> Time:
+    """When `job` is expected to complete at `site`, as that site would answer a query.
+
+    A running copy: its planned end. A waiting copy with a reservation: the
+    reservation plus the requested time there. A copy not yet placed (it
+    arrived at this instant and the site has not decided yet): its earliest
+    fit in the site's current schedule, plus the requested time.
+    """
+    here = core.sites[site]
+    if core.running_at.get(job) == site:
+        for entry in here.running:
+            if entry[1] == job:
+                return entry[2]
+    estimate = model.estimates[job][site]
+    if here.profile is not None:
+        k = here.position(job)
+        reserved = here.reservations[k]
+        if reserved is not None:
+            return reserved + estimate
+        request = here.queue[k]
+        return here.profile.earliest_fit(now, request.procs, estimate) + estimate
+    procs = here.queue[here.position(job)].procs
+    start, _ = shadow_time(now, here.free.size, tuple(here.planned), procs)
+    return start + estimate
+
+
+def _start(model: MultiSiteSetting, core: RunCore, site: SiteCore, job: JobId, now: Time) -> None:
+    live = _live_sites(core, job)
+    core.messages += attempt_messages(len(live))
+    k = site.position(job)
+    request = site.queue[k]
+    _dequeue(site, k)
+    del core.copies[job][site.index]
+    ranges, site.free = site.free.take(request.procs)
+    place = ids_of(ranges, site.ids)
+    requested = request.requested_time
+    actual = model.runtimes[job][site.index]
+    killed = actual > requested
+    end = now + (requested if killed else actual)
+    planned_end = now + requested
+    insort(site.running, (end, job, planned_end, request.procs, place, killed, ranges, now))
+    if site.profile is None:
+        insort(site.planned, (planned_end, request.procs, job))
+    site.running_work += request.procs * planned_end
+    site.running_procs += request.procs
+    core.log.append(JobEvent(now, job, EventKind.START, place))
+    core.events.append(Event(end, Phase.COMPLETION, ("end", site.index, job), key=("end", job)))
+    estimates = {s: model.estimates[job][s] for s in live}
+    previous = core.running_at.get(job)
+    core.running_at[job] = site.index
+    for other in copies_to_cancel(site.index, estimates, model.policy.cancel):
+        if other == previous:
+            stop_running(core, core.sites[other], job, now, f"restarted at site {site.index}")
+        else:
+            withdraw(core, core.sites[other], job, now, f"started at site {site.index}")
+
+
+def _dequeue(site: SiteCore, k: int) -> tuple[Request, Time | None]:
+    request = site.queue.pop(k)
+    del site.keys[k]
+    reserved = site.reservations.pop(k)
+    if site.profile is not None:
+        del site.settled[k]
+    site.queued_work -= request.procs * request.requested_time
+    return request, reserved
+
+
+def withdraw(core: RunCore, site: SiteCore, job: JobId, now: Time, detail: str) -> None:
+    """Take `job`'s waiting copy out of `site`'s queue (`RETURN`), freeing its reservation."""
+    request, reserved = _dequeue(site, site.position(job))
+    del core.copies[job][site.index]
+    if site.profile is not None and reserved is not None:
+        site.profile = site.profile.release(reserved, request.requested_time, request.procs)
+        site.compress = True
+        if site.freed_from is None or reserved < site.freed_from:
+            site.freed_from = reserved
+    core.log.append(JobEvent(now, job, EventKind.RETURN, (site.index,), detail=detail))
+    core.dirty.add(site.index)
+
+
+def stop_running(core: RunCore, site: SiteCore, job: JobId, now: Time, detail: str) -> None:
+    """Stop `job`'s running copy at `site` (`CANCEL`): its processors come back now."""
+    k = next(i for i, entry in enumerate(site.running) if entry[1] == job)
+    _, _, planned_end, procs, place, _, ranges, _ = site.running.pop(k)
+    site.free = site.free.give_back(ranges)
+    site.running_work -= procs * planned_end
+    site.running_procs -= procs
+    if site.profile is None:
+        del site.planned[bisect_left(site.planned, (planned_end, procs, job))]
+    elif planned_end > now:
+        site.released.append((planned_end, procs))
+    core.cancel.append(("end", job))
+    core.log.append(JobEvent(now, job, EventKind.CANCEL, place, detail=detail))
+    core.dirty.add(site.index)

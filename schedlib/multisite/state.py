@@ -1,0 +1,175 @@
+"""The state of a multi-site run: each site's queue, reservations and processors, every copy.
+
+**A mutable core private to one run.** A multi-site run holds, per site, a queue
+of copies with their reservations, the running jobs and the free processors, and,
+per job, the sites that hold a copy of it. Rebuilding that as immutable values at
+every event would copy every site's queue and a map of up to $N \\cdot n$ copies
+per event; instead the model carries one [`RunCore`][schedlib.multisite.state.RunCore]
+through the engine and changes it in place. It is created by the model for one
+run and never handed to a caller before the run ends, so no caller can see it
+change: the run as a whole stays a pure function of its inputs (same inputs, same
+record, bit for bit). Every *decision* still reads an immutable snapshot — the
+backfilling rules of [`schedlib.backfill`][schedlib.backfill] get a
+[`Snapshot`][schedlib.backfill.Snapshot] or a [`Plan`][schedlib.backfill.Plan],
+and the metascheduling rules of [`schedlib.multisite.policies`][schedlib.multisite.policies]
+get plain values.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from schedlib.backfill import FreeProcessors, Profile, Request
+from schedlib.model import JobEvent, JobId, Time
+
+__all__ = ["RunCore", "Running", "SiteCore"]
+
+Running = tuple[Time, JobId, Time, int, tuple[int, ...], bool, tuple[tuple[int, int], ...], Time]
+"""A running copy: `(end, job, planned end, procs, place, killed, ranges, start)`."""
+
+
+class SiteCore:
+    """One site's part of the core (see the module notes).
+
+    Attributes
+    ----------
+    index
+        The site's number.
+    ids
+        Its processors' global ids (a slice of `0..P-1` over all sites).
+    queue
+        Waiting copies in queue order, as the local backfilling sees them
+        (requested time at this site).
+    keys
+        Their queue keys ([`queue_key`][schedlib.multisite.policies.queue_key]).
+    reservations
+        Conservative sites: each waiting copy's reservation (`None` until placed).
+    settled
+        Conservative sites: for each waiting copy, the earliest room freed
+        since it was last placed (see [`Plan`][schedlib.backfill.Plan]).
+    running
+        Running copies, sorted by end.
+    planned
+        EASY sites: `(planned end, procs, job)` of the running copies, sorted.
+    free
+        Free processors (local numbering).
+    profile
+        Conservative sites: the availability profile.
+    released
+        Conservative sites: `(planned end, procs)` given back early since the last pass.
+    compress
+        Conservative sites: a reservation was withdrawn; re-place them all.
+    freed_from
+        Conservative sites: the earliest start of the reservations withdrawn
+        since the last pass.
+    timer
+        Conservative sites: time of the pending wake-up at the earliest reservation.
+    head
+        EASY sites: `(job, reservation)` last logged for the head.
+    queued_work
+        $\\sum n_j d_j$ over the waiting copies (instantaneous load).
+    running_work, running_procs
+        $\\sum n_j e_j$ and $\\sum n_j$ over the running copies, $e_j$ the
+        planned end: the running part of the load at $t$ is
+        $\\sum n_j e_j - t \\sum n_j$.
+    """
+
+    __slots__ = (
+        "compress",
+        "free",
+        "freed_from",
+        "head",
+        "ids",
+        "index",
+        "keys",
+        "planned",
+        "profile",
+        "queue",
+        "queued_work",
+        "released",
+        "reservations",
+        "running",
+        "running_procs",
+        "running_work",
+        "settled",
+        "timer",
+    )
+
+    def __init__(self, index: int, offset: int, processors: int, conservative: bool) -> None:
+        self.index = index
+        self.ids = tuple(range(offset, offset + processors))
+        self.queue: list[Request] = []
+        self.keys: list[tuple[float, Time, JobId]] = []
+        self.reservations: list[Time | None] = []
+        self.settled: list[Time] = []
+        self.running: list[Running] = []
+        self.planned: list[tuple[Time, int, JobId]] = []
+        self.free = FreeProcessors.idle(processors)
+        self.profile: Profile | None = Profile.idle(processors) if conservative else None
+        self.released: list[tuple[Time, int]] = []
+        self.compress = False
+        self.freed_from: Time | None = None
+        self.timer: Time | None = None
+        self.head: tuple[JobId, Time] | None = None
+        self.queued_work = 0.0
+        self.running_work = 0.0
+        self.running_procs = 0
+
+    def load(self, now: Time) -> float:
+        """Instantaneous load: remaining requested processor-seconds per processor."""
+        remaining = self.queued_work + self.running_work - now * self.running_procs
+        return remaining / len(self.ids)
+
+    def position(self, job: JobId) -> int:
+        """Index of `job`'s copy in the queue."""
+        for k, request in enumerate(self.queue):
+            if request.id == job:
+                return k
+        raise KeyError(job)
+
+
+class RunCore:
+    """The whole run's mutable core (see the module notes).
+
+    Attributes
+    ----------
+    sites
+        One [`SiteCore`][schedlib.multisite.state.SiteCore] per site.
+    copies
+        Job -> the sites holding a waiting copy of it, in the order placed.
+    running_at
+        Job -> the site running it.
+    dirty
+        Sites whose local decision must be taken again at this instant.
+    arrived, finished
+        Jobs submitted and jobs ended so far.
+    messages
+        Control messages exchanged so far.
+    log, events, cancel
+        What the current transition produced (handed to the engine).
+    """
+
+    __slots__ = (
+        "arrived",
+        "cancel",
+        "copies",
+        "dirty",
+        "events",
+        "finished",
+        "log",
+        "messages",
+        "running_at",
+        "sites",
+    )
+
+    def __init__(self, sites: list[SiteCore]) -> None:
+        self.sites = sites
+        self.copies: dict[JobId, dict[int, None]] = {}
+        self.running_at: dict[JobId, int] = {}
+        self.dirty: set[int] = set()
+        self.arrived = 0
+        self.finished = 0
+        self.messages = 0
+        self.log: list[JobEvent] = []
+        self.events: list[Any] = []
+        self.cancel: list[Any] = []
