@@ -157,13 +157,15 @@ def mfs_dispatch(
     Dispatch
         In order:
 
-        1. a banned job, or a pool without remote nodes: it stays;
+        1. a banned job stays;
         2. $MF \\ge$ `MAX_MF` (this move would exceed it): to the fastest
-           remote node, banned (`target=None` if it is already there);
+           remote node, banned (`target=None` if it is already there, or if
+           the pool has no remote node);
         3. the most available remote node other than `current`, if `current`
            is the head node, or if that node's CPU availability
            $a / (n + 1)$ is strictly above the job's share of its own node
-           $a_c / n_c$ ($n_c$ counting the job); else it stays.
+           $a_c / n_c$ ($n_c$ counting the job); else (or without another
+           remote node) it stays.
 
     Notes
     -----
@@ -193,10 +195,10 @@ def mfs_dispatch(
     >>> mfs_dispatch(QueuedJob(5, 9.0, mf=3), 2, remotes, max_mf=3)
     Dispatch(target=None, banned=True)
     """
-    if job.banned or not remotes:
-        return Dispatch(None, job.banned)
+    if job.banned:
+        return Dispatch(None, True)
     if job.mf >= max_mf:
-        fastest = fastest_node(remotes)
+        fastest = fastest_node(remotes) if remotes else current
         return Dispatch(None if fastest == current else fastest, True)
     target = most_available(remotes, exclude=current)
     here = next((load for load in remotes if load.node == current), None)
