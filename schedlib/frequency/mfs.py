@@ -206,7 +206,7 @@ def mfs_dispatch(
         return Dispatch(None)
     if here is not None:
         there = next(load for load in remotes if load.node == target)
-        mine = cpu_availability(here.availability, here.resident - 1)
+        mine = cpu_availability(here.availability, max(0, here.resident - 1))
         if not cpu_availability(there.availability, there.resident) > mine:
             return Dispatch(None)
     return Dispatch(target)
