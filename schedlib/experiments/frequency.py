@@ -630,8 +630,9 @@ def plot_comparison(rows: Sequence[dict[str, Any]], path: str) -> None:
 def plot_sweep(rows: Sequence[dict[str, Any]], path: str) -> None:
     """Heat maps of the sweep: PFS+MFS against PFS, in percent, with the verdict of each cell.
 
-    The colour scale is clipped at ±20 % so that small changes stay visible;
-    the numbers give the exact changes.
+    Each cell shows the change, its standard error and (left panel) the
+    verdict. The colour scale is clipped at ±20 % so that small changes stay
+    visible; the numbers give the exact changes.
 
     Raises
     ------
@@ -659,7 +660,8 @@ def plot_sweep(rows: Sequence[dict[str, Any]], path: str) -> None:
                 ax.text(
                     j,
                     i,
-                    f"{row[column]:+.1f}\n{row['verdict']}",
+                    f"{row[column]:+.1f}\n±{row[column.replace('change', 'se')]:.1f}"
+                    + (f"\n{row['verdict']}" if column == "cpu_change_pct" else ""),
                     ha="center",
                     va="center",
                     fontsize=8,
@@ -673,7 +675,8 @@ def plot_sweep(rows: Sequence[dict[str, Any]], path: str) -> None:
         ax.set_title(f"{title} (% change)", fontsize=10)
         fig.colorbar(image, ax=ax, fraction=0.046)
     fig.suptitle(
-        "PFS+MFS against PFS, paired over seeds (negative: MFS better); the verdict is per cell"
+        "PFS+MFS against PFS, paired over seeds: change ± standard error (negative: MFS "
+        "better); the verdict of each cell under the CPU-bound change"
     )
     fig.tight_layout()
     fig.savefig(path, dpi=100)

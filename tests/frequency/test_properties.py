@@ -391,3 +391,46 @@ def test_the_bounds_on_a_hand_made_case() -> None:
 
 def test_cost_strategy_splits_k() -> None:
     assert MigrationCost(1, 1).total == 2
+
+
+def first_slice_waits(record: RunRecord, on: Sequence[int]) -> list[tuple[int, int, int]]:
+    """Per arrival at a node of `on`: (job, slices of others before its first slice, 1 + U),
+    U = the other jobs on the node then that have not started since they arrived."""
+    fresh: dict[int, set[int]] = {}  # node -> jobs waiting for their first slice there
+    opened: dict[int, list[int]] = {}  # job -> [node, slices seen, 1 + U]
+    out = []
+    for e in record.events:
+        if e.kind is EventKind.ASSIGN and e.place[0] in on:
+            v = e.place[0]
+            opened[e.job] = [v, 0, 1 + len(fresh.setdefault(v, set()))]
+            fresh[v].add(e.job)
+        elif e.kind is EventKind.START:
+            v = e.place[0]
+            fresh.get(v, set()).discard(e.job)
+            spell = opened.pop(e.job, None)
+            if spell is not None:
+                out.append((e.job, spell[1], spell[2]))
+            for job, other in opened.items():
+                if other[0] == v and job != e.job:
+                    other[1] += 1
+    return out
+
+
+@settings(max_examples=150)
+@given(BUSY)
+def test_a_new_arrival_waits_at_most_one_plus_the_unpreempted_jobs_ahead(case: Case) -> None:
+    """The first-slice form of the bound: PFS order serves arrivals FIFO, ahead of preempted
+    jobs, so an interactive burst waits for the running slice and the unpreempted jobs ahead."""
+    for policy, on in (("pfs", range(len(case[1]))), ("pfs+mfs", (0,))):
+        for job, slices, bound in first_slice_waits(run(case, policy), list(on)):
+            assert slices <= bound, (policy, job, slices, bound)
+
+
+def test_first_slice_bound_fails_under_round_robin_order() -> None:
+    """Plain round robin queues an arrival behind the preempted jobs too."""
+
+    def condition(case: Case) -> None:
+        for job, slices, bound in first_slice_waits(run(case, "round_robin"), range(4)):
+            assert slices <= bound, f"job {job}: {slices} > 1 + U = {bound}"
+
+    counterexample(condition, BUSY, match="> 1 + U")
