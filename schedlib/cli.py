@@ -3,7 +3,7 @@
 ```text
 schedlib compare [--workload FILE.swf[.gz]] [--format table|json|csv]
 schedlib run --policy easy [--workload FILE] [--output jobs.csv|jobs.json]
-schedlib reproduce {pgs,preemptive,deferment} [options]
+schedlib reproduce {pgs,preemptive,deferment,frequency} [options]
 ```
 
 Exit codes: 0 success, 1 an unexpected internal error, 2 bad input (bad

@@ -14,6 +14,7 @@ REPRODUCTIONS: dict[str, str] = {
     "pgs": "schedlib.experiments.pgs",
     "preemptive": "schedlib.experiments.preemptive",
     "deferment": "schedlib.experiments.deferment",
+    "frequency": "schedlib.experiments.frequency",
 }
 """Sub-command name of `schedlib reproduce` -> module implementing it."""
 

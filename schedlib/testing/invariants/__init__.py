@@ -12,10 +12,12 @@ The checkers are grouped by model in submodules and all re-exported here:
 - `availability`: resources with planned availability (PGS).
 - `preemption`: multi-resource nodes with preemption and migration.
 - `deferment`: multi-task jobs on a desktop grid (no overtaking).
+- `frequency`: pools run by PFS / MFS (the CSS 600 term report).
 """
 
 from schedlib.testing.invariants.availability import *  # noqa: F403
 from schedlib.testing.invariants.backfill import *  # noqa: F403
 from schedlib.testing.invariants.common import *  # noqa: F403
 from schedlib.testing.invariants.deferment import *  # noqa: F403
+from schedlib.testing.invariants.frequency import *  # noqa: F403
 from schedlib.testing.invariants.preemption import *  # noqa: F403

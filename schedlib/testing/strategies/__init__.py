@@ -8,6 +8,7 @@ They are grouped by model in submodules and all re-exported here:
 - `availability`: availability patterns and grid jobs (PGS).
 - `preemption`: multi-resource nodes, jobs and topologies (preemption).
 - `deferment`: multi-task jobs and adversarial speed histories (deferment).
+- `frequency`: pools, jobs with CPU bursts and PFS / MFS parameters.
 
 They need hypothesis (the `test` extra); without it, importing this package
 raises an `ImportError` that names the extra.
@@ -24,4 +25,5 @@ except ImportError as error:  # pragma: no cover - exercised in a subprocess tes
 from schedlib.testing.strategies.availability import *  # noqa: F403
 from schedlib.testing.strategies.backfill import *  # noqa: F403
 from schedlib.testing.strategies.deferment import *  # noqa: F403
+from schedlib.testing.strategies.frequency import *  # noqa: F403
 from schedlib.testing.strategies.preemption import *  # noqa: F403
