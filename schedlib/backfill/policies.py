@@ -352,7 +352,7 @@ class Plan:
         reservation was last placed (`inf`: none), as returned in the last
         [`PlanDecision`][schedlib.backfill.policies.PlanDecision]; `None`
         when unknown (every job is then re-placed). A job whose reservation
-        ends before that point cannot move, and compression skips it.
+        starts before that point cannot move, and compression skips it.
     """
 
     now: Time
@@ -440,11 +440,15 @@ def conservative(plan: Plan) -> PlanDecision:
     profile changed only by taking room (arrivals) and by freeing room that
     starts no earlier than $\\phi_j$ (`settled`: ends at `now`, withdrawn
     reservations from `freed_from`, and the old places of jobs moved in this
-    pass). Every window that could start job $j$ earlier lies before
-    $s_j + d_j$; so if $\\phi_j \\ge s_j + d_j$, it still fits nowhere
-    earlier and compression skips it without a scan. Early ends free room
-    from `now` and re-check every job; a reservation withdrawn far ahead
-    re-checks only the jobs that end after it.
+    pass). A window $[x, x + d_j)$ with $x < s_j$ needs checking only
+    before $s_j$ (the rest lies inside the job's own place, where at least
+    $n_j$ processors are free), and it can newly fit only if it reaches into
+    room freed since: $x + d_j > \\phi_j$. So if $\\phi_j \\ge s_j$ the job
+    still fits nowhere earlier and compression skips it without a scan;
+    otherwise the scan starts at $\\max(t, \\phi_j - d_j)$, not at $t$. Early
+    ends free room from `now` and re-check every job from `now`; a
+    reservation withdrawn far ahead re-checks only the jobs that start after
+    it, from just before it.
 
     Complexity: $O(q \\cdot m)$ when compressing, $m$ breakpoints scanned per
     job re-checked; $O(a \\cdot m)$ otherwise for $a$ arrivals.
@@ -496,9 +500,13 @@ def conservative(plan: Plan) -> PlanDecision:
             editor.reserve(at, job.requested_time, job.procs)
             settled[k], checked[k] = _INF, True
         elif compress:
-            if min(settled[k], freed_here) >= old + job.requested_time:
-                continue  # nothing freed before its end: no earlier fit (see Notes)
-            at = earlier_fit(now, job.procs, job.requested_time, old)
+            freed = min(settled[k], freed_here)
+            if freed >= old:
+                continue  # nothing freed before its start: no earlier fit (see Notes)
+            # Only a window that reaches into the freed room can be new (see Notes).
+            at = earlier_fit(
+                max(now, freed - job.requested_time), job.procs, job.requested_time, old
+            )
             settled[k], checked[k] = _INF, True
             if at == old:
                 continue
