@@ -140,7 +140,10 @@ class MultiSiteModel:
         self.matrix = matrix if matrix is not None else RuntimeMatrix.paper()
         if self.matrix.sites != len(self.sites):
             raise InvalidValueError(
-                "matrix", self.matrix.sites, f"has a column per site: {len(self.sites)} needed"
+                "matrix",
+                f"{self.matrix.sites} columns",
+                f"needs one column per site ({len(self.sites)} sites); "
+                "pass matrix=RuntimeMatrix(...) for other than the paper's four",
             )
         self.policy = _policy(policy)
         self.transfer = transfer
@@ -349,6 +352,9 @@ class MultiSiteRun:
     efficacies
         Job -> its efficacy at each site over *all* sites (the paper's
         effective-utilisation weight).
+    estimates
+        Job -> its requested time at each site (the time its copy there
+        asks for, data transfer included).
     events
         Engine events handled.
     """
@@ -359,6 +365,7 @@ class MultiSiteRun:
     messages: int
     minimum_messages: int
     efficacies: Mapping[JobId, tuple[float, ...]]
+    estimates: Mapping[JobId, tuple[Time, ...]]
     events: int
 
     def executions(self) -> list[tuple[JobId, int, Time, Time, int, bool]]:
@@ -506,5 +513,6 @@ def simulate_multisite(
         trace.state.messages,
         minimum,
         efficacies,
+        model.estimates,
         trace.events,
     )

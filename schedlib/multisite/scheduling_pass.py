@@ -64,14 +64,27 @@ class MultiSiteSetting(Protocol):
 
 
 def run_pass(model: MultiSiteSetting, core: RunCore, now: Time) -> None:
-    """Decide at every changed site, lowest first, until no site has anything to decide."""
+    """Decide at every changed site until no site has anything to decide.
+
+    Each round takes the changed sites in index order: an EASY site decides
+    and starts its jobs; a conservative site first places and compresses its
+    reservations. Only then, with every changed conservative site's schedule
+    up to date, are their due copies admitted and started, site by site, so
+    that a site asked for a copy's expected completion answers from its
+    actual reservations. Starts and withdrawals change other sites, which
+    the next round decides.
+    """
     while core.dirty:
-        site = core.sites[min(core.dirty)]
-        core.dirty.discard(site.index)
-        if site.profile is None:
-            _easy_pass(model, core, site, now)
-        else:
-            _conservative_pass(model, core, site, now)
+        due: list[tuple[SiteCore, tuple[JobId, ...]]] = []
+        for index in sorted(core.dirty):
+            site = core.sites[index]
+            core.dirty.discard(index)
+            if site.profile is None:
+                _easy_pass(model, core, site, now)
+            else:
+                due.append((site, _plan(model, core, site, now)))
+        for site, jobs in due:
+            _start_due(model, core, site, jobs, now)
 
 
 def _easy_pass(model: MultiSiteSetting, core: RunCore, site: SiteCore, now: Time) -> None:
@@ -92,7 +105,8 @@ def _easy_pass(model: MultiSiteSetting, core: RunCore, site: SiteCore, now: Time
             )
 
 
-def _conservative_pass(model: MultiSiteSetting, core: RunCore, site: SiteCore, now: Time) -> None:
+def _plan(model: MultiSiteSetting, core: RunCore, site: SiteCore, now: Time) -> tuple[JobId, ...]:
+    """Place and compress `site`'s reservations; return the copies due now, in queue order."""
     assert site.profile is not None
     plan = Plan(
         now,
@@ -117,25 +131,34 @@ def _conservative_pass(model: MultiSiteSetting, core: RunCore, site: SiteCore, n
             for k in decision.changed
             if (at := decision.reservations[k]) is not None
         )
-    for job in decision.start:
+    return tuple(job.id for job in decision.start)
+
+
+def _start_due(
+    model: MultiSiteSetting, core: RunCore, site: SiteCore, jobs: tuple[JobId, ...], now: Time
+) -> None:
+    """Start (or, completion-based, admit or drop) the copies due now at a conservative site."""
+    for job in jobs:
+        if site.index not in core.copies.get(job, ()):
+            continue  # withdrawn since: the job started elsewhere this instant
         if model.policy.start == "completion":
             others = {
-                o: expected_completion(model, core, o, job.id, now)
-                for o in _live_sites(core, job.id)
+                o: expected_completion(model, core, o, job, now)
+                for o in _live_sites(core, job)
                 if o != site.index
             }
-            ok, better = admit(now, job.requested_time, others)
+            requested = site.queue[site.position(job)].requested_time
+            ok, better = admit(now, requested, others)
             if not ok:
                 core.messages += attempt_messages(len(others) + 1)
-                withdraw(core, site, job.id, now, f"dropped: completes earlier at site {better}")
+                withdraw(core, site, job, now, f"dropped: completes earlier at site {better}")
                 continue
-        _start(model, core, site, job.id, now)
-    if site.reservations:
-        due = min(r for r in site.reservations if r is not None)
-        if due != site.timer:
-            site.timer = due
-            key = ("timer", site.index)
-            core.events.append(Event(due, Phase.TIMER, key, key=key))
+        _start(model, core, site, job, now)
+    due = min((r for r in site.reservations if r is not None), default=None)
+    if due is not None and due != site.timer:
+        site.timer = due
+        key = ("timer", site.index)
+        core.events.append(Event(due, Phase.TIMER, key, key=key))
 
 
 def _live_sites(core: RunCore, job: JobId) -> list[int]:
@@ -176,8 +199,20 @@ def expected_completion(
 
 
 def _start(model: MultiSiteSetting, core: RunCore, site: SiteCore, job: JobId, now: Time) -> None:
+    """Start `job`'s copy at `site`: stop its running copy (if any), then withdraw the others.
+
+    The order within the instant is `CANCEL` of the running copy (cancelling
+    only slower copies may leave the job running at a slower site when a
+    faster one starts it), `START` here, then one `RETURN` per withdrawn
+    copy, in site order.
+    """
     live = _live_sites(core, job)
     core.messages += attempt_messages(len(live))
+    estimates = {s: model.estimates[job][s] for s in live}
+    previous = core.running_at.get(job)
+    withdrawn = copies_to_cancel(site.index, estimates, model.policy.cancel)
+    if previous is not None:
+        stop_running(core, core.sites[previous], job, now, f"restarted at site {site.index}")
     k = site.position(job)
     request = site.queue[k]
     _dequeue(site, k)
@@ -196,13 +231,9 @@ def _start(model: MultiSiteSetting, core: RunCore, site: SiteCore, job: JobId, n
     site.running_procs += request.procs
     core.log.append(JobEvent(now, job, EventKind.START, place))
     core.events.append(Event(end, Phase.COMPLETION, ("end", site.index, job), key=("end", job)))
-    estimates = {s: model.estimates[job][s] for s in live}
-    previous = core.running_at.get(job)
     core.running_at[job] = site.index
-    for other in copies_to_cancel(site.index, estimates, model.policy.cancel):
-        if other == previous:
-            stop_running(core, core.sites[other], job, now, f"restarted at site {site.index}")
-        else:
+    for other in withdrawn:
+        if other != previous:
             withdraw(core, core.sites[other], job, now, f"started at site {site.index}")
 
 

@@ -13,6 +13,7 @@ The checkers are grouped by model in submodules and all re-exported here:
 - `preemption`: multi-resource nodes with preemption and migration.
 - `deferment`: multi-task jobs on a desktop grid (no overtaking).
 - `frequency`: pools run by PFS / MFS (the CSS 600 term report).
+- `multisite`: one job stream over several sites (multiple requests, efficacy).
 """
 
 from schedlib.testing.invariants.availability import *  # noqa: F403
@@ -20,4 +21,5 @@ from schedlib.testing.invariants.backfill import *  # noqa: F403
 from schedlib.testing.invariants.common import *  # noqa: F403
 from schedlib.testing.invariants.deferment import *  # noqa: F403
 from schedlib.testing.invariants.frequency import *  # noqa: F403
+from schedlib.testing.invariants.multisite import *  # noqa: F403
 from schedlib.testing.invariants.preemption import *  # noqa: F403

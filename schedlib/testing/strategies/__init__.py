@@ -9,6 +9,7 @@ They are grouped by model in submodules and all re-exported here:
 - `preemption`: multi-resource nodes, jobs and topologies (preemption).
 - `deferment`: multi-task jobs and adversarial speed histories (deferment).
 - `frequency`: pools, jobs with CPU bursts and PFS / MFS parameters.
+- `multisite`: sites, a runtime matrix and a job stream (multiple requests).
 
 They need hypothesis (the `test` extra); without it, importing this package
 raises an `ImportError` that names the extra.
@@ -26,4 +27,5 @@ from schedlib.testing.strategies.availability import *  # noqa: F403
 from schedlib.testing.strategies.backfill import *  # noqa: F403
 from schedlib.testing.strategies.deferment import *  # noqa: F403
 from schedlib.testing.strategies.frequency import *  # noqa: F403
+from schedlib.testing.strategies.multisite import *  # noqa: F403
 from schedlib.testing.strategies.preemption import *  # noqa: F403

@@ -1,0 +1,122 @@
+"""Hypothesis strategies for multi-site instances: sites, a runtime matrix and a job stream.
+
+Valid by construction: every job fits the largest site (a job too large for
+some sites is still drawn, and those sites never get its copy), times are
+whole seconds and runtime factors are multiples of 1/2, so every time a run
+computes is exact in binary floating point. They shrink towards one site of
+one processor, one job class of factor 1, few jobs submitted at 0, exact
+estimates.
+
+Examples
+--------
+>>> from hypothesis import given
+>>> @given(multisite_instances(max_sites=3, max_jobs=4))
+... def test(instance):
+...     sites, matrix, jobs = instance
+...     assert matrix.sites == len(sites)
+...     assert all(job.procs <= max(s.processors for s in sites) for job in jobs)
+>>> test()
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from schedlib.errors import InvalidValueError
+from schedlib.multisite.jobs import MultiSiteJob
+from schedlib.multisite.sites import RuntimeMatrix, Site
+from schedlib.validation import require
+
+__all__ = ["EXACT_FACTORS", "MULTISITE_RUNTIMES", "multisite_instances"]
+
+EXACT_FACTORS = (1.0, 0.5, 1.5, 2.0)
+"""Runtime factors drawn by default (exact in binary)."""
+
+MULTISITE_RUNTIMES = ("exact", "early", "any")
+"""Accepted values of `runtimes`: = requested; at most requested; also over it (killed)."""
+
+
+@st.composite
+def _instance(
+    draw: st.DrawFn,
+    max_sites: int,
+    max_processors: int,
+    max_classes: int,
+    max_jobs: int,
+    max_submit: int,
+    max_requested_time: int,
+    runtimes: str,
+) -> tuple[tuple[Site, ...], RuntimeMatrix, tuple[MultiSiteJob, ...]]:
+    n = draw(st.integers(1, max_sites))
+    sites = tuple(Site(f"site{s}", draw(st.integers(1, max_processors))) for s in range(n))
+    classes = draw(st.integers(1, max_classes))
+    factors = tuple(
+        tuple(draw(st.sampled_from(EXACT_FACTORS)) for _ in range(n)) for _ in range(classes)
+    )
+    matrix = RuntimeMatrix(factors, tuple(f"class{c}" for c in range(classes)))
+    widest = max(s.processors for s in sites)
+    jobs = []
+    for job_id in range(draw(st.integers(1, max_jobs))):
+        requested = draw(st.integers(1, max_requested_time))
+        if runtimes == "exact":
+            runtime = requested
+        elif runtimes == "early":
+            runtime = draw(st.sampled_from((requested, draw(st.integers(0, requested)))))
+        else:
+            runtime = draw(st.integers(0, 2 * requested + 2))
+        jobs.append(
+            MultiSiteJob(
+                job_id,
+                draw(st.integers(0, max_submit)),
+                draw(st.integers(1, widest)),
+                requested,
+                runtime,
+                job_class=draw(st.integers(0, classes - 1)),
+                origin=draw(st.integers(0, n - 1)),
+            )
+        )
+    return sites, matrix, tuple(jobs)
+
+
+def multisite_instances(
+    *,
+    max_sites: int = 4,
+    max_processors: int = 6,
+    max_classes: int = 3,
+    max_jobs: int = 8,
+    max_submit: int = 10,
+    max_requested_time: int = 12,
+    runtimes: str = "early",
+) -> st.SearchStrategy[tuple[tuple[Site, ...], RuntimeMatrix, tuple[MultiSiteJob, ...]]]:
+    """`(sites, matrix, jobs)`: 1..`max_sites` sites, a runtime matrix and a job stream.
+
+    Job ids are `0..n-1`; each job has a class (a matrix row) and an origin
+    site. `runtimes` is `"exact"` (runtime = requested time: reservations
+    are kept exactly), `"early"` (at most the requested time, half of them
+    exact) or `"any"` (also beyond it: killed at the limit).
+
+    Raises
+    ------
+    InvalidValueError
+        If a bound is below 1 (`max_submit` below 0) or `runtimes` is unknown.
+    """
+    for name, value in (
+        ("max_sites", max_sites),
+        ("max_processors", max_processors),
+        ("max_classes", max_classes),
+        ("max_jobs", max_jobs),
+        ("max_requested_time", max_requested_time),
+    ):
+        require(value, name, at_least=1)
+    require(max_submit, "max_submit", at_least=0)
+    if runtimes not in MULTISITE_RUNTIMES:
+        raise InvalidValueError("runtimes", runtimes, f"must be one of {MULTISITE_RUNTIMES}")
+    return _instance(
+        max_sites,
+        max_processors,
+        max_classes,
+        max_jobs,
+        max_submit,
+        max_requested_time,
+        runtimes,
+    )
