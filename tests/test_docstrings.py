@@ -1,4 +1,6 @@
-"""Every public docstring renders: no control characters from a missing backslash.
+"""Every public docstring renders, and no user-facing text uses our internal names.
+
+No control characters from a missing backslash:
 
 A docstring with `$\\alpha$` written as `"$\alpha$"` (not raw) holds a bell
 character instead of the formula; the docs would show garbage. This walks every
@@ -10,6 +12,10 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+import re
+from pathlib import Path
+
+import pytest
 
 import schedlib
 
@@ -37,3 +43,32 @@ def _docstrings() -> list[tuple[str, str]]:
 def test_no_docstring_holds_a_control_character() -> None:
     bad = [name for name, doc in _docstrings() if any(c in doc for c in CONTROL)]
     assert not bad, f"docstrings with a control character (missing backslash): {bad}"
+
+
+JARGON = re.compile(r"\b[Ss]eed 00[0-4]\b|\b[Pp]aper 00[0-4]\b|\bSPEC [A-E]\d\b")
+"""Internal names of the papers and of our specification: users never see them."""
+
+
+def test_no_user_facing_text_uses_internal_paper_names() -> None:
+    root = Path(__file__).resolve().parent.parent
+    texts = [root / "README.md", *sorted((root / "docs").rglob("*.md"))]
+    texts += sorted((root / "schedlib").rglob("*.py"))
+    found = [
+        f"{path.relative_to(root)}:{n}: {line.strip()}"
+        for path in texts
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if JARGON.search(line)
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_no_help_text_uses_internal_paper_names(capsys: pytest.CaptureFixture[str]) -> None:
+    from schedlib.cli import main
+    from schedlib.experiments import REPRODUCTIONS
+
+    commands = [[], ["run"], ["compare"], ["sweep"], *(["reproduce", n] for n in REPRODUCTIONS)]
+    for command in commands:
+        with pytest.raises(SystemExit):
+            main([*command, "--help"])
+        out = capsys.readouterr().out
+        assert not JARGON.search(out), (command, JARGON.findall(out))

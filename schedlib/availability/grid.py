@@ -1,6 +1,6 @@
 """A bag of independent jobs on grid resources that go down and come back.
 
-The engine model of seed 001 (Verboven et al., "Dynamic Grid Scheduling Using
+The engine model of Verboven et al. (2008; Verboven et al., "Dynamic Grid Scheduling Using
 Job Runtime Requirements and Variable Resource Availability"): homogeneous
 resources with planned availability
 ([`schedlib.availability.patterns`][schedlib.availability.patterns]), a scheduler that maps
@@ -19,7 +19,7 @@ What happens, in engine phases (see the Background page):
   job of its queue.
 - `FAILURE`: a resource goes down. Its running job fails and loses its work
   (`FAIL`); its queued jobs go back to the scheduler (`RETURN`); both join the
-  priority queue — at its end under PGS (seed 001 §3.2), at its front under
+  priority queue — at its end under PGS (Verboven et al. 2008 §3.2), at its front under
   FCFS (§3.1). A job that has failed `max_failures` times is given up
   (`ABANDON`, with the reason), so no policy can livelock on a job that
   never fits.
@@ -129,7 +129,7 @@ class VolatileGridModel:
         FCFS's "first resource" and every tie: `"rejoined"` (default) lists
         them by the time they last became available, then by index — a
         resource that comes back joins the end of the list, as a container
-        moved back from the "previously available" list (seed 001 §3.2);
+        moved back from the "previously available" list (Verboven et al. 2008 §3.2);
         `"index"` lists them by index. Under `"index"`, FCFS sends a job that
         fails on a short resource back to the first short resource that is
         up, again and again; only `max_failures` ends that.
@@ -533,7 +533,7 @@ def simulate_volatile_grid(
 
     References
     ----------
-    Seed 001 §2-§4.
+    Verboven et al. (2008) §2-§4.
     """
     model = VolatileGridModel(
         jobs,

@@ -28,7 +28,7 @@ def _runtime_default(self: Any) -> Time:
 
 @attrs.frozen(slots=True)
 class BagJob:
-    """An independent job of a bag of tasks (seed 001 §1: Bag-of-Tasks applications).
+    """An independent job of a bag of tasks (Verboven et al. 2008 §1: Bag-of-Tasks applications).
 
     Attributes
     ----------
@@ -73,7 +73,7 @@ class BagJob:
 
 @attrs.frozen(slots=True)
 class RuntimeUpdate:
-    """A revised runtime estimate, sent after submission (seed 001 §2.1).
+    """A revised runtime estimate, sent after submission (Verboven et al. 2008 §2.1).
 
     "An optional interface is added which allows the prediction component to
     update job runtimes even after submission to the scheduler." From `time`
@@ -123,7 +123,7 @@ def with_estimate_errors(
 
     Notes
     -----
-    Seed 001 §5: "It is however not realistic to assume job runtimes
+    Verboven et al. (2008) §5: "It is however not realistic to assume job runtimes
     prediction to be 100% accurate." Complexity $O(n)$.
 
     Examples

@@ -1,7 +1,7 @@
 """Mapping jobs onto resources with limited uptime: PGS and the FCFS baseline.
 
 Pure functions of a [`SchedulerSnapshot`][schedlib.availability.mapping.SchedulerSnapshot],
-the information a grid scheduler has at one instant (seed 001 §2.1-§2.3):
+the information a grid scheduler has at one instant (Verboven et al. 2008 §2.1-§2.3):
 the *estimated* runtime of each job and, for each available resource, its
 *planned* remaining uptime, the job it runs and the jobs queued for it. The
 snapshot has no field for actual runtimes or actual availability, so a
@@ -73,7 +73,7 @@ class PendingJob:
         The job's id.
     estimate
         Estimated runtime in seconds (finite, `>= 0`); exact for the paper's
-        sleep jobs (seed 001 §4.1), possibly revised after submission (§2.1).
+        sleep jobs (Verboven et al. 2008 §4.1), possibly revised after submission (§2.1).
 
     Examples
     --------
@@ -95,7 +95,7 @@ def time_left(
     elapsed: Time = 0,
     queued: Iterable[Time] = (),
 ) -> Time:
-    """The time a resource has left for computations, $tl$ (seed 001 §2.2).
+    """The time a resource has left for computations, $tl$ (Verboven et al. 2008 §2.2).
 
     Parameters
     ----------
@@ -133,7 +133,7 @@ def time_left(
 
     References
     ----------
-    Seed 001 §2.2.
+    Verboven et al. (2008) §2.2.
 
     Examples
     --------
@@ -305,7 +305,7 @@ class MappingDecision:
         queue follows this order.
     deferred
         Ids of regular-queue jobs that fit nowhere and move to the end of the
-        priority queue, in order (seed 001 §2.3: "The jobs that have runtimes
+        priority queue, in order (Verboven et al. 2008 §2.3: "The jobs that have runtimes
         that are too long are put on the priority queue").
     """
 
@@ -325,7 +325,7 @@ def _check_rule(first_job_for: Any) -> None:
 def map_pgs(
     snapshot: SchedulerSnapshot, *, first_job_for: FirstJobRule = "idle"
 ) -> MappingDecision:
-    """Prediction based Grid Scheduling: the two-phase mapping of seed 001 §2.3.
+    """Prediction based Grid Scheduling: the two-phase mapping of Verboven et al. (2008) §2.3.
 
     Jobs are considered in one order: the priority queue, then the regular
     queue. A job goes to resource $R$ only if its estimate is strictly less
@@ -346,7 +346,7 @@ def map_pgs(
     snapshot
         What the scheduler knows now.
     first_job_for
-        `"idle"` (default, SPEC B2): phase 1 serves resources that run
+        `"idle"` (default): phase 1 serves resources that run
         nothing and have nothing queued. `"empty-queue"`: it serves every
         resource with an empty queue, running or not (the paper's literal
         "Select resource R with an empty queue").
@@ -372,7 +372,7 @@ def map_pgs(
 
     References
     ----------
-    Seed 001 §2.2 ($tl$), §2.3 (the two phases, the priority queue), §3.2
+    Verboven et al. (2008) §2.2 ($tl$), §2.3 (the two phases, the priority queue), §3.2
     (the *JobHandler* steps).
 
     Examples
@@ -448,7 +448,7 @@ def map_pgs(
 
 
 def map_fcfs(snapshot: SchedulerSnapshot) -> MappingDecision:
-    """The standard CoBRA scheduler: first come, first serve (seed 001 §3.1).
+    """The standard CoBRA scheduler: first come, first serve (Verboven et al. 2008 §3.1).
 
     "The only requirement for a job to be scheduled on a resource is that
     the resource queue is not full. [...] Each job is taken from the queue
@@ -478,7 +478,7 @@ def map_fcfs(snapshot: SchedulerSnapshot) -> MappingDecision:
 
     References
     ----------
-    Seed 001 §3.1.
+    Verboven et al. (2008) §3.1.
 
     Examples
     --------
@@ -527,7 +527,7 @@ def unschedulable_reason(estimate: Time, longest_uptime: Time) -> str | None:
 
     References
     ----------
-    Seed 001 §2.3 ("runtime J < uptime R").
+    Verboven et al. (2008) §2.3 ("runtime J < uptime R").
 
     Examples
     --------

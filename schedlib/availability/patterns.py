@@ -1,24 +1,24 @@
 """Planned availability of grid resources: repeating up/down patterns and restart delays.
 
-A resource with *planned availability* (seed 001 §1: "workstations that are
+A resource with *planned availability* (Verboven et al. 2008 §1: "workstations that are
 periodically available", "resources configured to become (un)available at
 pre-determined times") follows a pattern of `(uptime, downtime)` pairs that
 repeats. Each uptime is counted from the moment the resource actually becomes
-available ("Uptime of the resource at restart", seed 001 §4.2, Table 1), so
+available ("Uptime of the resource at restart", Verboven et al. (2008) §4.2, Table 1), so
 the scheduler always knows the *next planned down time* of an up resource:
 the time it came up plus the planned uptime of its current period.
 
 The paper's test rig reads the pattern from "a startup-configuration file
 containing pairs of integers. These pairs contain the amount of seconds a
 resource will be available followed by the amount of seconds the resource
-will be unavailable" (seed 001 §4.1);
+will be unavailable" (Verboven et al. 2008 §4.1);
 [`parse_availability`][schedlib.availability.patterns.parse_availability] reads that
 form.
 
 After its planned downtime a resource needs some time to start again: "Each
 resource is restarted after 1 second. On average it takes 1.2 seconds for a
 resource to become available again, including the time needed for the
-startup" (seed 001 §4.2). [`RestartDelay`][schedlib.availability.patterns.RestartDelay]
+startup" (Verboven et al. 2008 §4.2). [`RestartDelay`][schedlib.availability.patterns.RestartDelay]
 models that extra startup time, fixed or drawn from an explicit
 `random.Random`.
 
@@ -115,7 +115,7 @@ class AvailabilityPattern:
 
     References
     ----------
-    Seed 001 §4.1 (the "pairs of integers" configuration) and §4.2, Table 1.
+    Verboven et al. (2008) §4.1 (the "pairs of integers" configuration) and §4.2, Table 1.
 
     Examples
     --------
@@ -133,7 +133,7 @@ class AvailabilityPattern:
 
     @classmethod
     def always_up(cls) -> AvailabilityPattern:
-        """A resource that never goes down (the paper's scenario 0, seed 001 §4.3).
+        """A resource that never goes down (the paper's scenario 0, Verboven et al. (2008) §4.3).
 
         Examples
         --------
@@ -176,7 +176,7 @@ class AvailabilityPattern:
         return up_since + self.uptime(cycle)
 
     def remaining_uptime(self, up_since: Time, cycle: int, now: Time) -> Time:
-        """The planned remaining uptime `ru` at `now` (seed 001 §2.2), never negative.
+        """The planned remaining uptime `ru` at `now` (Verboven et al. 2008 §2.2), never negative.
 
         Notes
         -----
@@ -223,7 +223,7 @@ def parse_availability(text: str, *, source: str = "<string>") -> AvailabilityPa
 
     The text holds pairs of numbers: "the amount of seconds a resource will
     be available followed by the amount of seconds the resource will be
-    unavailable" (seed 001 §4.1). Numbers are separated by white space or
+    unavailable" (Verboven et al. 2008 §4.1). Numbers are separated by white space or
     commas, one pair per line or several on a line; `#` starts a comment.
     The paper uses integers; decimal seconds (`0.5`) are accepted too.
 
@@ -252,7 +252,7 @@ def parse_availability(text: str, *, source: str = "<string>") -> AvailabilityPa
 
     References
     ----------
-    Seed 001 §4.1.
+    Verboven et al. (2008) §4.1.
 
     Examples
     --------
@@ -335,7 +335,7 @@ class RestartDelay:
 
     The actual down duration of cycle $k$ is the pattern's downtime $d_k$
     plus one draw of this delay. The paper's rig restarts a resource after
-    1 s and measures 1.2 s on average until it is available again (seed 001
+    1 s and measures 1.2 s on average until it is available again (Verboven et al. 2008
     §4.2): a downtime of 1 s plus `RestartDelay(0.2, "uniform")`.
 
     Attributes
@@ -409,7 +409,7 @@ class ResourceAvailability:
     ----------
     planned
         The [`AvailabilityPattern`][schedlib.availability.patterns.AvailabilityPattern]
-        the scheduler is told (seed 001 §2.2: "the amount of time this
+        the scheduler is told (Verboven et al. 2008 §2.2: "the amount of time this
         resource will remain available").
     actual
         The pattern the resource really follows; `None` (the default) means

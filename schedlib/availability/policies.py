@@ -53,7 +53,7 @@ class MappingPolicy:
         The pure mapping function `snapshot -> decision`.
     requeue
         Where jobs that come back from a resource that went down join the
-        priority queue: `"back"` (PGS, seed 001 §3.2: "all its queued jobs
+        priority queue: `"back"` (PGS, Verboven et al. (2008) §3.2: "all its queued jobs
         are added to the priorityQueue") or `"front"` (FCFS, §3.1: "they are
         added to the front of the queue").
     screen
@@ -73,7 +73,7 @@ class MappingPolicy:
 
 
 PGS = MappingPolicy("pgs", map_pgs, "back")
-"""Prediction based Grid Scheduling (seed 001 §2.3, §3.2)."""
+"""Prediction based Grid Scheduling (Verboven et al. 2008 §2.3, §3.2)."""
 
 PGS_EMPTY_QUEUE = MappingPolicy(
     "pgs-empty-queue", partial(map_pgs, first_job_for="empty-queue"), "back"
@@ -81,7 +81,7 @@ PGS_EMPTY_QUEUE = MappingPolicy(
 """PGS whose phase 1 also serves busy resources with an empty queue (the literal reading)."""
 
 FCFS = MappingPolicy("fcfs", map_fcfs, "front", screen=None)
-"""The standard CoBRA scheduler, first come first serve (seed 001 §3.1)."""
+"""The standard CoBRA scheduler, first come first serve (Verboven et al. 2008 §3.1)."""
 
 POLICIES: Mapping[str, MappingPolicy] = MappingProxyType(
     {p.name: p for p in (PGS, PGS_EMPTY_QUEUE, FCFS)}

@@ -24,7 +24,7 @@ reservation of length 0 would hold nothing).
 
 References
 ----------
-Seed 004 (Sabin et al., "Scheduling of parallel jobs in a heterogeneous
+Sabin et al. (2003; Sabin et al., "Scheduling of parallel jobs in a heterogeneous
 multi-site environment"), §2: FCFS, backfilling, conservative and aggressive
 (EASY). D. Lifka, "The ANL/IBM SP scheduling system", JSSPP 1995 (EASY).
 A. Mu'alem and D. Feitelson, "Utilization, predictability, workloads, and user
@@ -159,7 +159,7 @@ def fcfs(snapshot: Snapshot) -> Decision:
 
     References
     ----------
-    Seed 004 §2 ("the simplest way to schedule jobs at a single site is to use
+    Sabin et al. (2003) §2 ("the simplest way to schedule jobs at a single site is to use
     a First-Come-First-Served (FCFS) policy").
 
     Examples
@@ -274,7 +274,7 @@ def easy(snapshot: Snapshot) -> Decision:
 
     References
     ----------
-    Seed 004 §2 ("in aggressive backfilling, only the job at the head of the
+    Sabin et al. (2003) §2 ("in aggressive backfilling, only the job at the head of the
     queue has a reservation"); Lifka 1995; Mu'alem and Feitelson 2001.
 
     Examples

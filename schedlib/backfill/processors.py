@@ -13,7 +13,7 @@ $O(k)$ for $k$ processors, built by C-level `range` expansion.
 
 References
 ----------
-Seed 004 §2: rigid jobs on the $P$ identical processors of one site; the
+Sabin et al. (2003) §2: rigid jobs on the $P$ identical processors of one site; the
 lowest-ids-first placement is this library's tie-break, not the paper's.
 
 Examples

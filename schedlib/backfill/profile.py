@@ -46,7 +46,7 @@ References
 ----------
 Mu'alem and Feitelson, "Utilization, predictability, workloads, and user
 runtime estimates in scheduling the IBM SP2 with backfilling", IEEE TPDS
-12(6), 2001 (the profile of conservative backfilling); seed 004 §2 (the 2-D
+12(6), 2001 (the profile of conservative backfilling); Sabin et al. (2003) §2 (the 2-D
 chart of processors against time in which backfilling finds holes).
 
 Examples

@@ -659,7 +659,7 @@ def schedule(
 
     References
     ----------
-    Seed 004 §2; Lifka 1995 (EASY); Mu'alem and Feitelson 2001 (conservative).
+    Sabin et al. (2003) §2; Lifka 1995 (EASY); Mu'alem and Feitelson 2001 (conservative).
 
     Examples
     --------

@@ -1,6 +1,6 @@
 """Desktop grid model: multi-task jobs and processors whose speed varies over time.
 
-Seed 003 (Mine et al., "Priority Control to Avoid Job Overtaking in Multiple
+Mine et al. (2007; Mine et al., "Priority Control to Avoid Job Overtaking in Multiple
 Job Scheduling for a Desktop Grid") §2: a *task* is the unit of scheduling, a
 *job* is a set of independent tasks, a task's *size* is its number of
 instructions and a processor's *speed* is the number of instructions it
@@ -85,7 +85,7 @@ def _task_sizes(sizes: Iterable[float]) -> tuple[float, ...]:
 
 @attrs.frozen(slots=True)
 class TaskJob:
-    """A job made of independent tasks (seed 003 §2).
+    """A job made of independent tasks (Mine et al. 2007 §2).
 
     Attributes
     ----------
@@ -276,7 +276,7 @@ def _pair(value: Iterable[float]) -> tuple[float, ...]:
 
 @attrs.frozen(slots=True)
 class LoadModel:
-    """The paper's two-state load model of a desktop PC (seed 003 §5.1, Table 1).
+    """The paper's two-state load model of a desktop PC (Mine et al. 2007 §5.1, Table 1).
 
     At each time step a processor in the low-load state moves to the
     high-load state with probability `to_high`, and back with probability

@@ -1,7 +1,7 @@
 """Engine model: multi-task jobs on a desktop grid whose processor speeds vary.
 
 Runs a task-selection [`Scheduler`][schedlib.deferment.selection.Scheduler] (FIFO, round
-robin, with or without task deferment — seed 003 §3-§4) on processors with
+robin, with or without task deferment — Mine et al. (2007) §3-§4) on processors with
 piecewise-constant speed histories
 ([`schedlib.deferment.desktopgrid`][schedlib.deferment.desktopgrid]),
 through the shared engine [`simulate`][schedlib.engine.simulate].
@@ -23,7 +23,7 @@ allocated and running tasks, idle processors — never speeds) and applies its
 [`Selection`][schedlib.deferment.selection.Selection], checking every allocation.
 
 **Replication.** The first instance of a task to complete completes the task;
-its other instances are cancelled at that instant (seed 003 §4, SPEC D2) and
+its other instances are cancelled at that instant (Mine et al. 2007 §4) and
 their processors become idle.
 
 **Log.** `SUBMIT`; task-level `START` / `COMPLETE` / `CANCEL` with `task=` the
@@ -296,7 +296,7 @@ def run_grid(
 
     References
     ----------
-    Seed 003 §2 (model), §5 (simulation).
+    Mine et al. (2007) §2 (model), §5 (simulation).
 
     Examples
     --------

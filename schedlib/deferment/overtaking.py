@@ -44,7 +44,7 @@ def overtakes(job: TaskJob, end: Time | None, other: TaskJob, other_end: Time | 
 
     References
     ----------
-    Seed 003 §1 and abstract (definition of an overtaking job).
+    Mine et al. (2007) §1 and abstract (definition of an overtaking job).
 
     Examples
     --------
@@ -82,7 +82,7 @@ def overtaking_pairs(record: RunRecord) -> tuple[tuple[JobId, JobId], ...]:
 
     References
     ----------
-    Seed 003 §1.
+    Mine et al. (2007) §1.
 
     Examples
     --------
@@ -124,6 +124,6 @@ def overtaking_jobs(record: RunRecord) -> tuple[JobId, ...]:
 
     References
     ----------
-    Seed 003 §1.
+    Mine et al. (2007) §1.
     """
     return tuple(sorted({job for job, _ in overtaking_pairs(record)}))

@@ -1,6 +1,6 @@
 """Task deferment: multi-job task selection on a desktop grid with no job overtaking.
 
-Seed 003 (Mine et al.) §4. Several users submit jobs of independent tasks
+Mine et al. (2007; Mine et al.) §4. Several users submit jobs of independent tasks
 ([`TaskJob`][schedlib.deferment.desktopgrid.TaskJob]) to one desktop grid whose
 processors' speeds vary unpredictably. A job $J$ *overtakes* a job $J'$ when
 $J'$ was submitted earlier, $J'$ is strictly smaller, and $J$ finishes first
@@ -301,7 +301,7 @@ def few_unallocated(job: JobProgress, bound: int) -> bool:
 
     References
     ----------
-    Seed 003 §4, condition C1.
+    Mine et al. (2007) §4, condition C1.
 
     Examples
     --------
@@ -348,7 +348,7 @@ def blocking_job(jobs: Sequence[JobProgress], job: JobProgress) -> JobProgress |
 
     References
     ----------
-    Seed 003 §4, condition C2.
+    Mine et al. (2007) §4, condition C2.
 
     Examples
     --------
@@ -399,7 +399,7 @@ def must_defer(jobs: Sequence[JobProgress], job: JobProgress, bound: int) -> boo
 
     References
     ----------
-    Seed 003 §4.
+    Mine et al. (2007) §4.
 
     Examples
     --------
@@ -448,7 +448,7 @@ class Deferment:
 
 
 class Order(enum.Enum):
-    """How jobs take turns (seed 003 §4)."""
+    """How jobs take turns (Mine et al. 2007 §4)."""
 
     FIFO = "fifo"
     """Jobs in submission order: a job's tasks go before any later job's."""
@@ -487,7 +487,7 @@ def select_tasks(
         The deferment test (e.g. [`Deferment(B)`][schedlib.deferment.selection.Deferment]),
         or `None` for the standard algorithm.
     replication
-        Whether to replicate running tasks (seed 003 §4, task replication).
+        Whether to replicate running tasks (Mine et al. 2007 §4, task replication).
 
     Returns
     -------
@@ -503,7 +503,7 @@ def select_tasks(
       it operationally: a task still running when it is selected again (all
       tasks of its job allocated and a processor free) is on a slow
       processor, and gets a replica — as in Fujimoto and Hagihara's
-      round-robin algorithm (seed 003 ref. [14]);
+      round-robin algorithm (Mine et al. 2007 ref. [14]);
     - originals of every job go before any replica, so a later job's tasks
       are not held back by an earlier job's stragglers (the paper's §5.2
       reading of FIFO waiting times: a job waits until the tasks of all
@@ -521,7 +521,7 @@ def select_tasks(
 
     References
     ----------
-    Seed 003 §3 (FIFO, round robin) and §4 (task deferment, task replication).
+    Mine et al. (2007) §3 (FIFO, round robin) and §4 (task deferment, task replication).
 
     Examples
     --------
@@ -644,7 +644,7 @@ def fifo(bound: int | None = None, *, replication: bool = True) -> TaskSelection
 
     References
     ----------
-    Seed 003 §3 (FIFO) and §4 (FIFO based algorithm).
+    Mine et al. (2007) §3 (FIFO) and §4 (FIFO based algorithm).
 
     Examples
     --------
@@ -676,7 +676,7 @@ def round_robin(bound: int | None = None, *, replication: bool = True) -> TaskSe
 
     References
     ----------
-    Seed 003 §3 (round robin) and §4 (round-robin based algorithm).
+    Mine et al. (2007) §3 (round robin) and §4 (round-robin based algorithm).
 
     Examples
     --------

@@ -15,6 +15,7 @@ REPRODUCTIONS: dict[str, str] = {
     "preemptive": "schedlib.experiments.preemptive",
     "deferment": "schedlib.experiments.deferment",
     "frequency": "schedlib.experiments.frequency",
+    "multisite": "schedlib.experiments.multisite",
 }
 """Sub-command name of `schedlib reproduce` -> module implementing it."""
 

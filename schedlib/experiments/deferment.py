@@ -1,4 +1,4 @@
-"""Reproduction of seed 003 §5: task deferment against standard FIFO and round robin.
+"""Reproduction of Mine et al. (2007) §5: task deferment against standard FIFO and round robin.
 
 `schedlib reproduce deferment` runs the paper's simulation (§5.1, Table 1):
 32 desktop PCs with peak speeds 10000, 20000 and 40000 instructions per time
@@ -86,7 +86,7 @@ __all__ = [
 
 NAME = "deferment"
 SUMMARY = (
-    "seed 003: FIFO and round robin, standard and with task deferment, on a desktop grid "
+    "Mine et al. (2007): FIFO and round robin, standard and with task deferment, on a desktop grid "
     "(computation, waiting and total time, overtaking jobs)"
 )
 
@@ -349,7 +349,7 @@ def reproduce(
 
     References
     ----------
-    Seed 003 §5 (Table 1, Figures 1-4).
+    Mine et al. (2007) §5 (Table 1, Figures 1-4).
     """
     config = settings if settings is not None else ExperimentSettings()
     items = [(config, trial) for trial in range(config.trials)]

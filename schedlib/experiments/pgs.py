@@ -1,4 +1,4 @@
-"""Reproduction of seed 001 §4: PGS against CoBRA's FCFS on resources that restart.
+"""Reproduction of Verboven et al. (2008) §4: PGS against CoBRA's FCFS on resources that restart.
 
 Eight resources with the uptimes of Table 1 (84 ... 864 s), each restarted
 after 1 s and available again 1.2 s after going down on average (§4.2), run
@@ -66,10 +66,10 @@ __all__ = [
 ]
 
 NAME = "pgs"
-SUMMARY = "seed 001 §4: PGS vs FCFS on 8 restarting resources (Table 2)"
+SUMMARY = "Verboven et al. (2008) §4: PGS vs FCFS on 8 restarting resources (Table 2)"
 
 TABLE_1_UPTIMES: tuple[int, ...] = (84, 117, 163, 228, 318, 443, 619, 864)
-"""Uptime of each resource at restart, in seconds (seed 001 §4.2, Table 1)."""
+"""Uptime of each resource at restart, in seconds (Verboven et al. 2008 §4.2, Table 1)."""
 
 DOWNTIME = 1
 """Seconds a resource stays down before it is restarted (§4.2)."""
@@ -106,7 +106,7 @@ ORDERS = ("increasing", "shuffled", "decreasing")
 
 
 def job_set(number: int, order: str = "increasing", seed: int = 0) -> tuple[BagJob, ...]:
-    """The sleep jobs of job set 1, 2 or 3 (seed 001 §4.2), in submission order.
+    """The sleep jobs of job set 1, 2 or 3 (Verboven et al. 2008 §4.2), in submission order.
 
     Set 1: 960 jobs of 0.25 to 60 s in steps of 0.25 s, 4 of each; set 2: 480
     jobs of 0.5 to 120 s, 2 of each; set 3: 240 jobs of 1 to 240 s. All are
@@ -259,7 +259,7 @@ def reproduce(
 
     References
     ----------
-    Seed 001 §4.2-§4.3, Tables 1 and 2.
+    Verboven et al. (2008) §4.2-§4.3, Tables 1 and 2.
     """
     require(runs, "runs", at_least=1)
     require(queue_length, "queue_length", at_least=1)
@@ -359,7 +359,7 @@ def plot(rows: Sequence[dict[str, Any]], path: str) -> None:
     ax.set_xticks(scenarios)
     ax.set_xticklabels([f"scenario {s}" for s in scenarios])
     ax.set_ylabel("total runtime (minutes)")
-    ax.set_title("PGS vs FCFS (seed 001, Table 2)")
+    ax.set_title("PGS vs FCFS (Verboven et al. 2008, Table 2)")
     ax.legend(fontsize="small")
     fig.tight_layout()
     fig.savefig(path)

@@ -1,4 +1,4 @@
-"""Reproduction of seed 000 §6: preemptive and internode scheduling against FCFS with backfilling.
+"""Reproduction of Balasubramanian et al. (2013) §6: preemptive and internode scheduling.
 
 A grid of 1000 multi-core nodes receives 5000 jobs with Poisson arrivals;
 four schedulers are compared at several mean inter-arrival times (IAT),
@@ -43,7 +43,7 @@ $\\lambda \\cdot E[\\text{cores} \\cdot \\text{work}] / \\sum \\text{cores} \\cd
 
 References
 ----------
-Seed 000 §6.1 (setup), §6.2 (Figures 3-6, preemption counts).
+Balasubramanian et al. (2013) §6.1 (setup), §6.2 (Figures 3-6, preemption counts).
 
 Examples
 --------
@@ -103,10 +103,13 @@ __all__ = [
 ]
 
 NAME = "preemptive"
-SUMMARY = "seed 000 §6: FCFS+backfilling vs local preemptive vs internode (2-NN, CAN') scheduling"
+SUMMARY = (
+    "Balasubramanian et al. 2013: FCFS+backfilling vs local preemptive vs internode "
+    "(2-NN, CAN') scheduling"
+)
 
 T: float = 3600.0
-"""Mean estimated runtime on the canonical node, in seconds (seed 000 §6.1)."""
+"""Mean estimated runtime on the canonical node, in seconds (Balasubramanian et al. 2013 §6.1)."""
 
 NODE_CORES = ((1, 2, 4, 8), (40, 30, 20, 10))
 """Cores per node and their weights in percent (mostly small)."""
@@ -159,7 +162,7 @@ def make_nodes(count: int, *, seed: int = 0) -> list[GridNode]:
 
     Notes
     -----
-    Complexity: $O(n)$. References: seed 000 §6.1.
+    Complexity: $O(n)$. References: Balasubramanian et al. (2013) §6.1.
     """
     require(count, "nodes", at_least=1)
     rng = random.Random(f"preemptive:{seed}:nodes")
@@ -205,7 +208,7 @@ def make_jobs(count: int, iat: float, *, seed: int = 0, accuracy: float = 1.0) -
 
     References
     ----------
-    Seed 000 §6.1.
+    Balasubramanian et al. (2013) §6.1.
 
     Examples
     --------

@@ -1,4 +1,4 @@
-"""The local scheduling decision on one multi-resource node (seed 000 §5.1, Algorithm 1).
+"""The local decision on one multi-resource node (Balasubramanian et al. 2013 §5.1, Algorithm 1).
 
 A decision is a pure function of a [`NodeSnapshot`][schedlib.preemption.decision.NodeSnapshot]
 (the node's capacity, its running and waiting jobs with their priorities) and
@@ -8,10 +8,10 @@ preempt and which waiting jobs to start. Two policies:
 - [`schedule_preemptive`][schedlib.preemption.decision.schedule_preemptive]: priority
   order, fill, backfill, and preemption of lower-priority jobs that frees
   "just the right amount of resources" for the best waiting job (Algorithm 1
-  as SPEC A2 reads it);
+  as we read it);
 - [`schedule_fcfs_backfill`][schedlib.preemption.decision.schedule_fcfs_backfill]: the
   non-preemptive baseline, first come first served with backfilling
-  (the paper's reference [9], SPEC A6).
+  (the paper's reference [9]).
 
 Preempted jobs keep their progress (checkpoint and resume). An optional
 overhead $c$ is charged at every resume after a preemption: the job holds its
@@ -51,7 +51,7 @@ running job of strictly lower priority. The starvation bound of
 
 References
 ----------
-Seed 000 §4 (terms), §5.1 (local scheduling, Algorithm 1: `ScheduleJobs`,
+Balasubramanian et al. (2013) §4 (terms), §5.1 (local scheduling, Algorithm 1: `ScheduleJobs`,
 `FindJobstoPreempt`, `FindOptimal`), §5.2 (context switches).
 
 Examples
@@ -348,7 +348,7 @@ def schedule_preemptive(snapshot: NodeSnapshot) -> Decision:
 
     References
     ----------
-    Seed 000 §5.1, Algorithm 1 (`ScheduleJobs`, `FindJobstoPreempt`,
+    Balasubramanian et al. (2013) §5.1, Algorithm 1 (`ScheduleJobs`, `FindJobstoPreempt`,
     `FindOptimal`).
 
     Examples
@@ -458,7 +458,7 @@ def schedule_fcfs_backfill(snapshot: NodeSnapshot) -> Decision:
 
     References
     ----------
-    Seed 000 §6.1 ("FCFS scheduler with backfilling"), reference [9]; SPEC A6.
+    Balasubramanian et al. (2013) §6.1 ("FCFS scheduler with backfilling"), reference [9].
 
     Examples
     --------
@@ -551,7 +551,7 @@ def progress_made(elapsed: Time, speed: float, overhead: Time = 0.0) -> Time:
 
     Notes
     -----
-    Complexity: $O(1)$. References: seed 000 §5.2 (context-switch cost).
+    Complexity: $O(1)$. References: Balasubramanian et al. (2013) §5.2 (context-switch cost).
 
     Examples
     --------

@@ -42,7 +42,7 @@ both give the same log).
 
 References
 ----------
-Seed 000 §3 (job life cycle), §5.1 (when the scheduler runs), §5.2
+Balasubramanian et al. (2013) §3 (job life cycle), §5.1 (when the scheduler runs), §5.2
 (overhead), §5.3 (internode), §6.1 (experiment), §8 (queue balancing).
 
 Examples
@@ -405,7 +405,7 @@ def simulate_grid(
 
     References
     ----------
-    Seed 000 §5, §6.1.
+    Balasubramanian et al. (2013) §5, §6.1.
 
     Examples
     --------

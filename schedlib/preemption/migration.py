@@ -1,6 +1,6 @@
 """Internode scheduling (PUSH / PULL) and queue balancing between neighbouring nodes.
 
-After its local decision, a node looks at its neighbours (seed 000 §5.3):
+After its local decision, a node looks at its neighbours (Balasubramanian et al. 2013 §5.3):
 
 - **PUSH**: it offers its best waiting job to the neighbours whose best
   waiting priority is lower than the job's (or whose queue is empty) and
@@ -14,7 +14,7 @@ After its local decision, a node looks at its neighbours (seed 000 §5.3):
   the next such neighbour ([`pull_partners`][schedlib.preemption.migration.pull_partners],
   [`choose_pull_job`][schedlib.preemption.migration.choose_pull_job]).
 
-Queue balancing (seed 000 §8, proposed there) moves queued jobs between
+Queue balancing (Balasubramanian et al. 2013 §8, proposed there) moves queued jobs between
 *queues* so that the normalised queue loads even out
 ([`queue_load`][schedlib.preemption.migration.queue_load],
 [`balance_push`][schedlib.preemption.migration.balance_push],
@@ -41,7 +41,7 @@ printed form, $BM \\in [1/K, 1]$.
 
 References
 ----------
-Seed 000 §5.3 (internode scheduling, PUSH and PULL), §8 (queue balancing);
+Balasubramanian et al. (2013) §5.3 (internode scheduling, PUSH and PULL), §8 (queue balancing);
 Lee, Keleher, Sussman, HCW 2010 (the paper's [9]) and Leinberger et al. 2000
 ([22]) for BM, FM and the normalised loads.
 
@@ -116,7 +116,7 @@ def balance_measure(utilisation: Sequence[float], requirement: Sequence[float]) 
 
     References
     ----------
-    Seed 000 §5.3.
+    Balasubramanian et al. (2013) §5.3.
 
     Examples
     --------
@@ -149,7 +149,7 @@ def fullness_measure(utilisation: Sequence[float], requirement: Sequence[float])
 
     Notes
     -----
-    Complexity: $O(K)$. References: seed 000 §5.3.
+    Complexity: $O(K)$. References: Balasubramanian et al. (2013) §5.3.
 
     Examples
     --------
@@ -198,7 +198,7 @@ def push_objective(
 
     References
     ----------
-    Seed 000 §5.3.
+    Balasubramanian et al. (2013) §5.3.
 
     Examples
     --------
@@ -271,7 +271,7 @@ def choose_push_target(
 
     References
     ----------
-    Seed 000 §5.3 (PUSH model and $f_{Inter-PUSH}$).
+    Balasubramanian et al. (2013) §5.3 (PUSH model and $f_{Inter-PUSH}$).
 
     Examples
     --------
@@ -321,7 +321,7 @@ def pull_partners(own_best: float | None, neighbours: Sequence[NeighbourView]) -
 
     References
     ----------
-    Seed 000 §5.3 (PULL model: "the node having the closest priority job at
+    Balasubramanian et al. (2013) §5.3 (PULL model: "the node having the closest priority job at
     the head of queue that is higher ... If there are multiple such nodes,
     the request is sent to the node with maximum queue size").
 
@@ -370,7 +370,7 @@ def choose_pull_job(
 
     References
     ----------
-    Seed 000 §5.3 (PULL model).
+    Balasubramanian et al. (2013) §5.3 (PULL model).
 
     Examples
     --------
@@ -409,7 +409,7 @@ def queue_load_vector(queue: Sequence[Contender], capacity: Sequence[float]) -> 
 
     Notes
     -----
-    Complexity: $O(q K)$. References: seed 000 §8.
+    Complexity: $O(q K)$. References: Balasubramanian et al. (2013) §8.
 
     Examples
     --------
@@ -515,7 +515,7 @@ def balance_push(node: NeighbourView, neighbours: Sequence[NeighbourView]) -> Ba
 
     References
     ----------
-    Seed 000 §8 (queue balancing, PUSH).
+    Balasubramanian et al. (2013) §8 (queue balancing, PUSH).
 
     Examples
     --------
@@ -560,7 +560,7 @@ def balance_pull(node: NeighbourView, neighbours: Sequence[NeighbourView]) -> Ba
 
     References
     ----------
-    Seed 000 §8 (queue balancing, PULL: "the node with a locally non-zero
+    Balasubramanian et al. (2013) §8 (queue balancing, PULL: "the node with a locally non-zero
     minimum normalized load among equal or less capable neighbors will
     initiate the PULL process from the most loaded node among its
     neighbors").

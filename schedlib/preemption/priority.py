@@ -1,6 +1,6 @@
 """Job priority $P = \\alpha W - \\beta T_{rem}$ and the waiting-time bound it implies.
 
-Seed 000 §5.1 combines *shortest remaining time next* with *highest response
+Balasubramanian et al. (2013) §5.1 combines *shortest remaining time next* with *highest response
 ratio next*: every job on a node has the priority
 
 $$ P_{j} = \\alpha \\, W_{j} - \\beta \\, T_{rem}(j) $$
@@ -101,7 +101,7 @@ exhibit this).
 
 References
 ----------
-Seed 000 §2 (HRRN against starvation), §4 (terms 23-24), §5.1 (the formula),
+Balasubramanian et al. (2013) §2 (HRRN against starvation), §4 (terms 23-24), §5.1 (the formula),
 §6.2 ($\\alpha = 0$ vs $\\alpha = 0.5$).
 
 Examples
@@ -132,10 +132,10 @@ __all__ = [
 ]
 
 DEFAULT_ALPHA: float = 0.0
-"""Weight of the wait time (seed 000 §6.2: $\\alpha = 0$ gives the lowest median wait)."""
+"""Weight of the wait time (§6.2: $\\alpha = 0$ gives the lowest median wait)."""
 
 DEFAULT_BETA: float = 1.0
-"""Weight of the remaining time (seed 000 §5.1: "typically, the $\\beta$ value is set to 1")."""
+"""Weight of the remaining time (§5.1: "typically, the $\\beta$ value is set to 1")."""
 
 
 def priority(
@@ -165,7 +165,7 @@ def priority(
 
     References
     ----------
-    Seed 000 §5.1 and Algorithm 1 (`CalculatePriority`).
+    Balasubramanian et al. (2013) §5.1 and Algorithm 1 (`CalculatePriority`).
 
     Examples
     --------
@@ -214,7 +214,7 @@ def overtake_window(
 
     References
     ----------
-    Seed 000 §5.1 (the priority formula); derivation in the module notes.
+    Balasubramanian et al. (2013) §5.1 (the priority formula); derivation in the module notes.
 
     Examples
     --------
@@ -269,7 +269,7 @@ def starvation_bound(
 
     References
     ----------
-    Seed 000 §5.1; derivation in the module notes.
+    Balasubramanian et al. (2013) §5.1; derivation in the module notes.
 
     Examples
     --------
@@ -319,7 +319,7 @@ def overtake_delay(
 
     References
     ----------
-    Seed 000 §5.1 (priorities are recomputed at each pass).
+    Balasubramanian et al. (2013) §5.1 (priorities are recomputed at each pass).
 
     Examples
     --------

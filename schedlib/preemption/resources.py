@@ -4,12 +4,12 @@ A grid node offers a *capacity vector* over $K$ resource kinds (cores, memory,
 disk, GPUs, ...) and a CPU speed relative to the canonical node (speed 1). A
 grid job asks for a *requirement vector* over the same kinds and carries an
 estimated and an actual runtime measured on the canonical node; on a node of
-speed $s$ both take $1/s$ times as long (seed 000 §6.1: "the simulated job
+speed $s$ both take $1/s$ times as long (Balasubramanian et al. 2013 §6.1: "the simulated job
 running time is then scaled up or down by the CPU speed relative to the
 canonical node").
 
 A job *fits* a free vector when it asks for no more than is free in every
-component (seed 000 §4, term 16: "the algorithm treats all resource types ...
+component (Balasubramanian et al. 2013 §4, term 16: "the algorithm treats all resource types ...
 as a set R"):
 
 $$ R_j \\le R_f \\iff \\forall k:\\ R_j^k \\le R_f^k $$
@@ -21,7 +21,7 @@ units for every kind (cores, MB, GB) so that sums and comparisons are exact.
 
 References
 ----------
-Seed 000 (Balasubramanian, Sussman, Sadeh, "Decentralized preemptive scheduling
+Balasubramanian et al. (2013; Balasubramanian, Sussman, Sadeh, "Decentralized preemptive scheduling
 across heterogeneous multi-core grid resources"), §3, §4, §6.1.
 
 Examples
@@ -64,7 +64,7 @@ Vector = tuple[float, ...]
 """A resource vector: one amount per resource kind, component 0 = cores."""
 
 DEFAULT_KINDS: tuple[str, ...] = ("cores", "memory", "disk")
-"""The resource kinds of the paper's experiment (seed 000 §6.1), in vector order."""
+"""The resource kinds of the experiment (Balasubramanian et al. 2013 §6.1), in vector order."""
 
 
 def _vector(value: Iterable[Any]) -> Vector:
@@ -145,7 +145,7 @@ class GridJob:
         number of cores (a whole number `>= 1`).
     estimate
         Estimated runtime on the canonical node (speed 1), in seconds, `>= 0`.
-        Priorities use it (seed 000 §5.1: $T_{rem}$ is the *estimated* time
+        Priorities use it (Balasubramanian et al. 2013 §5.1: $T_{rem}$ is the *estimated* time
         for completion).
     runtime
         Actual runtime on the canonical node, in seconds, `>= 0`. Only the
@@ -196,7 +196,7 @@ def fits(requirement: Sequence[float], free: Sequence[float]) -> bool:
 
     References
     ----------
-    Seed 000 §4 (terms 16-17) and Algorithm 1 (`R_{j_h} <= R_f`).
+    Balasubramanian et al. (2013) §4 (terms 16-17) and Algorithm 1 (`R_{j_h} <= R_f`).
 
     Examples
     --------

@@ -155,7 +155,7 @@ class SchedulingPass:
                 for i in state.wakes:
                     if self.nodes[i].wake <= now + 1e-9 * max(1.0, abs(now)):
                         self.tick_visit.add(i)
-        # 1. the nodes where a job arrived or completed decide first (seed 000 §5.1)
+        # 1. the nodes where a job arrived or completed decide first (§5.1)
         for i in sorted(local):
             self._settle(i)
         # 2. at a tick, the due nodes decide and then push, pull and balance, in id order

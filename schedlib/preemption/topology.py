@@ -1,6 +1,6 @@
 """Neighbour graphs between grid nodes, and the matchmaker placing arriving jobs.
 
-Internode scheduling (seed 000 §5.3) moves jobs only between *neighbours*.
+Internode scheduling (Balasubramanian et al. 2013 §5.3) moves jobs only between *neighbours*.
 The paper's experiment (§6.1) uses two graphs, both built here:
 
 - **2-NN** ([`ring`][schedlib.preemption.topology.ring]): "each node is connected to
@@ -32,7 +32,7 @@ dominant share of resources in use, then the least capable node
 
 References
 ----------
-Seed 000 §3 (CAN, matchmaking), §5.3 (neighbours), §6.1 (2-NN and CAN').
+Balasubramanian et al. (2013) §3 (CAN, matchmaking), §5.3 (neighbours), §6.1 (2-NN and CAN').
 
 Examples
 --------
@@ -163,7 +163,7 @@ def ring(n: int) -> Topology:
 
     Notes
     -----
-    Complexity: $O(n)$. References: seed 000 §6.1 ("each node is connected
+    Complexity: $O(n)$. References: Balasubramanian et al. (2013) §6.1 ("each node is connected
     to exactly two other nodes (abbreviated as 2-NN)").
 
     Examples
@@ -219,7 +219,7 @@ def similar_capability(nodes: Sequence[GridNode], *, degree: int = 4) -> Topolog
     Notes
     -----
     Neighbours are listed nearest first (previous, then next). Complexity:
-    $O(n \\log n)$. References: seed 000 §6.1 ("each node is connected to 4
+    $O(n \\log n)$. References: Balasubramanian et al. (2013) §6.1 ("each node is connected to 4
     other nodes that have similar resource capabilities").
 
     Examples
@@ -340,7 +340,7 @@ class Matchmaker:
 
     References
     ----------
-    Seed 000 §3 (matchmaking: requirements satisfied, lightly loaded node,
+    Balasubramanian et al. (2013) §3 (matchmaking: requirements satisfied, lightly loaded node,
     completeness, parsimony).
 
     Examples

@@ -23,7 +23,7 @@ $$\\text{makespan} = \\max_j e_j - \\min_j b_j, \\qquad
 U = \\frac{\\sum_j p_j r_j}{C \\cdot \\text{makespan}}$$
 
 over the jobs that ran (the makespan definition is that of Sabin et al.,
-seed 004 §6: last completion minus first start).
+Sabin et al. (2003) §6: last completion minus first start).
 
 References
 ----------

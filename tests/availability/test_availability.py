@@ -1,4 +1,4 @@
-"""Availability patterns, their configuration form, and restart delays (seed 001 §4.1-§4.2)."""
+"""Availability patterns, their configuration form, restart delays (Verboven et al. 2008 §4)."""
 
 from __future__ import annotations
 

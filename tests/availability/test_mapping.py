@@ -1,4 +1,4 @@
-"""The mapping functions: tl, PGS and FCFS at decision level (seed 001 §2.2, §2.3, §3.1)."""
+"""The mapping functions: tl, PGS and FCFS per decision (Verboven et al. 2008 §2.2-§3.1)."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def test_time_left_drops_by_each_queued_estimate(
 
 
 def reference_pgs(snapshot: SchedulerSnapshot) -> MappingDecision:
-    """Seed 001 §2.3 written as plainly as possible, for a differential test."""
+    """Verboven et al. (2008) §2.3 written as plainly as possible, for a differential test."""
     tl = {v.resource: v.time_left for v in snapshot.resources}
     slots = {v.resource: snapshot.queue_length - v.held for v in snapshot.resources}
     order = [v.resource for v in snapshot.resources]
@@ -92,7 +92,7 @@ def reference_pgs(snapshot: SchedulerSnapshot) -> MappingDecision:
 
 
 def reference_fcfs(snapshot: SchedulerSnapshot) -> MappingDecision:
-    """Seed 001 §3.1: each job to the first resource whose queue is not full."""
+    """Verboven et al. (2008) §3.1: each job to the first resource whose queue is not full."""
     slots = {v.resource: snapshot.queue_length - v.held for v in snapshot.resources}
     done = []
     for job in list(snapshot.priority) + list(snapshot.regular):

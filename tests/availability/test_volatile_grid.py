@@ -1,4 +1,4 @@
-"""Run-level properties of PGS and FCFS on resources that go down (seed 001)."""
+"""Run-level properties of PGS and FCFS on resources that go down (Verboven et al. 2008)."""
 
 from __future__ import annotations
 

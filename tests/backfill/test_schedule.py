@@ -131,7 +131,7 @@ def test_the_worked_example_of_the_docs() -> None:
 
 
 def test_conservative_keeps_a_promise_that_rebuilding_would_break() -> None:
-    """Seed 004 §2 / the spec: compression in queue order never moves a reservation later."""
+    """Sabin et al. (2003) §2: compression in queue order never moves a reservation later."""
     jobs = [Job(1, 0, 1, 1, 1), Job(2, 0, 1, 2, 1), Job(3, 0, 2, 1, 1), Job(4, 0, 1, 1, 1)]
     record = schedule(jobs, Cluster(2), policy="conservative", log_reservations=True)
     promised = [(e.time, e.job, e.at) for e in record.events if e.kind is EventKind.RESERVE]

@@ -1,7 +1,7 @@
 """Every policy on the first 2000 records of real traces, every invariant checked.
 
 CTC-SP2 runs at the header's 338 processors (its batch partition) and at the 430
-that seed 004 uses (see the traces' README).
+that Sabin et al. (2003) uses (see the traces' README).
 """
 
 from __future__ import annotations

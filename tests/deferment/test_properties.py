@@ -1,4 +1,4 @@
-"""Hypothesis properties of task deferment and replication (seed 003 §4, SPEC D).
+"""Hypothesis properties of task deferment and replication (Mine et al. 2007 §4, SPEC D).
 
 Each property is checked on the real algorithm and shown to fail on a
 deliberately broken variant defined here (so that none is vacuous).

@@ -1,4 +1,4 @@
-"""The seed 003 reproduction: rows, determinism, CLI, plot."""
+"""The Mine et al. (2007) reproduction: rows, determinism, CLI, plot."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The reproduction of seed 001 §4 (Table 2) and its command line."""
+"""The reproduction of Verboven et al. (2008) §4 (Table 2) and its command line."""
 
 from __future__ import annotations
 

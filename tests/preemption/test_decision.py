@@ -1,4 +1,4 @@
-"""Decision-level properties of the local schedulers (SPEC A2, A6), and broken variants.
+"""Decision-level properties of the local schedulers, and broken variants.
 
 Every checker is run on the real policy (it must pass) and on a deliberately
 broken policy defined here (hypothesis must find a counterexample).

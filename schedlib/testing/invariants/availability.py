@@ -1,4 +1,4 @@
-"""Checkers for resources with planned availability (PGS, seed 001).
+"""Checkers for resources with planned availability (PGS, Verboven et al. (2008)).
 
 Two levels:
 
@@ -98,7 +98,7 @@ def check_mapping_decision(snapshot: SchedulerSnapshot, decision: MappingDecisio
 def check_time_left(
     snapshot: SchedulerSnapshot, decision: MappingDecision, *, strict: bool = True
 ) -> None:
-    """Every assignment fits in the time its resource has left (seed 001 §2.2-§2.3).
+    """Every assignment fits in the time its resource has left (Verboven et al. 2008 §2.2-§2.3).
 
     Replays the assignments in order, each lowering its resource's $tl$ by
     the job's estimate, and requires $et_J < tl$ before each one (the
@@ -174,7 +174,7 @@ def check_within_uptime(record: RunRecord, up_periods: Iterable[UpPeriod]) -> No
 
     For every `START` of job $j$ on resource $r$ at $s$: $r$ is up at $s$
     and $s + \\text{runtime}_j \\le$ the planned end of that up period. With
-    exact runtimes and exact availability this is PGS's guarantee (seed 001
+    exact runtimes and exact availability this is PGS's guarantee (Verboven et al. 2008
     §2: "no job is scheduled onto a resource that will not be available for
     the required runtime"); FCFS breaks it.
 

@@ -1,4 +1,4 @@
-"""Checkers for multi-task jobs on a desktop grid (seed 003: task deferment, replication).
+"""Checkers for multi-task jobs on a desktop grid (Mine et al. 2007: task deferment, replication).
 
 Run-level checkers take a [`RunRecord`][schedlib.model.RunRecord] whose
 workload jobs are [`TaskJob`][schedlib.deferment.desktopgrid.TaskJob]s (anything with
@@ -49,7 +49,7 @@ __all__ = [
 
 
 def check_no_overtaking(record: RunRecord) -> None:
-    """No job overtakes another (seed 003 §1).
+    """No job overtakes another (Mine et al. 2007 §1).
 
     Job $J$ overtakes $J'$ when $J'$ was submitted strictly earlier, is
     strictly smaller, and $J$ completed strictly first (a job that did not
@@ -135,7 +135,7 @@ def check_tasks_complete_once(record: RunRecord) -> None:
 
 
 def check_replicas_cancelled(record: RunRecord) -> None:
-    """When a task completes, its other instances are cancelled at that instant (seed 003 §4).
+    """When a task completes, its other instances are cancelled at that instant (§4).
 
     Every instance of a completed task is closed at the task's completion
     time: one by the `COMPLETE`, every other one by a `CANCEL`; none keeps
@@ -263,7 +263,7 @@ def check_deferment_respected(view: GridView, selection: Selection, bound: int) 
     Replays the allocations of `selection` on `view` in order: each must use a
     distinct idle processor and a job of the view; an original (the job's
     next unallocated task) must not be one that task deferment defers at that
-    point (conditions C1 and C2 with bound $B$, seed 003 §4, restated here
+    point (conditions C1 and C2 with bound $B$, Mine et al. (2007) §4, restated here
     independently of [`must_defer`][schedlib.deferment.selection.must_defer]); a
     replica must be of a running task.
 

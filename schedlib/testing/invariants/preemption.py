@@ -1,4 +1,4 @@
-"""Checkers for multi-resource nodes with preemption and migration (seed 000).
+"""Checkers for multi-resource nodes with preemption and migration (Balasubramanian et al. 2013).
 
 Two levels:
 
@@ -257,7 +257,7 @@ def check_waiting_blocked(
     """No waiting job could start even by preempting every lower-priority running job.
 
     After the decision, for each waiting job $J$ (only the best ones with
-    `best_only=True`, SPEC A2's statement):
+    `best_only=True`, our reading of the paper's statement):
 
     $$ R_J \\not\\le R_f + \\sum_{J' \\text{ running},\\ P(J') < P(J)} R_{J'} $$
 

@@ -1,6 +1,6 @@
 """Hypothesis strategies for the desktop grid: multi-task jobs and adversarial speed histories.
 
-The no-overtaking guarantee of task deferment (seed 003 §4) must hold for
+The no-overtaking guarantee of task deferment (Mine et al. 2007 §4) must hold for
 *any* speed history, so these strategies do not only sample the paper's
 Markov model: they build adversarial histories — zero-speed stretches, a fast
 processor that stalls, speeds that change exactly when tasks start or end.
