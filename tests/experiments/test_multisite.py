@@ -1,0 +1,73 @@
+"""The multi-site reproduction (Sabin et al. 2003): rows, determinism, fallback, CLI, plot."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from schedlib.cli import main as cli
+from schedlib.experiments.multisite import findings, reproduce, trace_path
+
+FIELDS = {
+    "trace", "policy", "k", "selection", "load_factor", "mean_turnaround", "utilisation",
+    "effective_utilisation", "messages",
+}  # fmt: skip
+SMALL = ["--trace", "sdsc", "--jobs", "30", "--load-factors", "1.0"]
+
+
+def test_rows_cover_the_grid_and_hold_the_documented_fields() -> None:
+    rows = reproduce(traces=("sdsc",), jobs=30, load_factors=(1.0, 1.4), workers=1)
+    assert all(set(r) >= FIELDS for r in rows)
+    grid = {(r["policy"], r["k"], r["selection"], r["load_factor"]) for r in rows}
+    assert len(grid) == len(rows)
+    for policy in ("greedy-mr", "conservative-mr", "conservative-mr-slower", "efficacy"):
+        assert {(policy, 4, "load", 1.0), (policy, 4, "load", 1.4)} <= grid
+    assert {("greedy", 1, "load", 1.4), ("single-easy", 1, "-", 1.4)} <= grid
+    assert {(p, k, s, 1.0) for p in ("greedy-mr", "conservative-mr") for k in (1, 2, 3)
+            for s in ("load", "completion")} <= grid  # fmt: skip
+    for r in rows:
+        assert 0 <= r["effective_utilisation"] <= r["utilisation"] <= 1
+        assert r["messages"] >= r["minimum_messages"]
+    assert {f["verdict"] for f in findings(rows)} <= {"holds", "does not hold", "not run"}
+
+
+def test_identical_rows_whatever_the_number_of_workers() -> None:
+    kw = {"traces": ("sdsc",), "jobs": 25, "load_factors": (1.2,)}
+    assert reproduce(workers=1, **kw) == reproduce(workers=2, **kw)
+
+
+def test_a_named_trace_that_is_absent_falls_back_to_the_embedded_slice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SCHEDLIB_TRACES", str(tmp_path))
+    path, processors, label = trace_path("ctc")
+    assert path is None and processors == 128 and "embedded" in label
+
+
+def test_cli_json_has_one_record_per_configuration(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli(["reproduce", "multisite", *SMALL, "--workers", "1", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert rows and all(set(r) >= FIELDS for r in rows)
+
+
+def test_cli_table_ends_with_the_findings(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli(["reproduce", "multisite", *SMALL, "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "finding" in out and "K = 1 to K = 2" in out
+
+
+def test_bad_options_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert cli(["reproduce", "multisite", "--trace", str(tmp_path / "none.swf")]) == 2
+    assert "--trace" in capsys.readouterr().err
+    assert cli(["reproduce", "multisite", *SMALL[:4], "--load-factors", "1,x"]) == 2
+    assert "--load-factors" in capsys.readouterr().err
+    assert cli(["reproduce", "multisite", "--jobs", "0"]) == 2
+
+
+def test_plot(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    figure = tmp_path / "multisite.png"
+    assert cli(["reproduce", "multisite", *SMALL, "--workers", "1", "--plot", str(figure)]) == 0
+    assert figure.stat().st_size > 10_000
