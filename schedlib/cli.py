@@ -3,7 +3,7 @@
 ```text
 schedlib compare [--workload FILE.swf[.gz]] [--format table|json|csv]
 schedlib run --policy easy [--workload FILE] [--output jobs.csv|jobs.json]
-schedlib reproduce {pgs,preemptive,deferment,frequency} [options]
+schedlib reproduce {pgs,preemptive,deferment,frequency,multisite,all} [options]
 ```
 
 Exit codes: 0 success, 1 an unexpected internal error, 2 bad input (bad
@@ -293,6 +293,14 @@ def build_parser() -> argparse.ArgumentParser:
         module.add_arguments(sub)
         _add_format_argument(sub)
         sub.set_defaults(handler=module.main)
+    from schedlib.experiments import every_paper
+
+    everything = experiments.add_parser(
+        "all", help=every_paper.SUMMARY, description=every_paper.SUMMARY
+    )
+    every_paper.add_arguments(everything)
+    _add_format_argument(everything)
+    everything.set_defaults(handler=every_paper.main)
     return parser
 
 
