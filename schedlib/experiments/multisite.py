@@ -298,11 +298,18 @@ def claims(rows: Sequence[dict[str, Any]]) -> list[dict[str, str]]:
     sc = mean(rows, "mean_turnaround", policy="single-conservative")
     out.append(
         claim(
-            "multi-site: conservative beats aggressive (EASY) on turnaround, "
-            "while single-site aggressive beats conservative (§5)",
-            f"multi-site {c:.0f} s vs {g:.0f} s; "
-            f"single-site EASY {se:.0f} s vs conservative {sc:.0f} s",
-            (c < g and se < sc) if known(g, c, se, sc) else None,
+            "multi-site: conservative (completion-based) multiple requests beat aggressive "
+            "(EASY, start-based) ones on turnaround (§5)",
+            f"mean turnaround {c:.0f} s vs {g:.0f} s",
+            (c < g) if known(g, c) else None,
+        )
+    )
+    out.append(
+        claim(
+            "in contrast, on a single site aggressive (EASY) backfilling beats conservative "
+            "on turnaround for these traces (§5, Fig. 5)",
+            f"the four copies on one site: EASY {se:.0f} s vs conservative {sc:.0f} s",
+            (se < sc) if known(se, sc) else None,
         )
     )
     e = mean(rows, "mean_turnaround", policy="efficacy", **full)
@@ -310,9 +317,16 @@ def claims(rows: Sequence[dict[str, Any]]) -> list[dict[str, str]]:
     cu = mean(rows, "effective_utilisation", policy="conservative-mr", **full)
     out.append(
         claim(
-            "efficacy priority improves turnaround and effective utilisation (§6)",
-            f"turnaround {e:.0f} s vs {c:.0f} s; effective utilisation {eu:.3f} vs {cu:.3f}",
-            (e < c and eu > cu) if known(e, c, eu, cu) else None,
+            "efficacy priority improves turnaround over conservative multiple requests (§6)",
+            f"mean turnaround {e:.0f} s vs {c:.0f} s",
+            (e < c) if known(e, c) else None,
+        )
+    )
+    out.append(
+        claim(
+            "efficacy priority improves effective utilisation (§6)",
+            f"effective utilisation {eu:.3f} vs {cu:.3f}",
+            (eu > cu) if known(eu, cu) else None,
         )
     )
     for policy in K_POLICIES:
