@@ -50,9 +50,9 @@ Examples
 
 from __future__ import annotations
 
-from bisect import bisect_left, insort
+from bisect import bisect_left, bisect_right, insort
 from collections.abc import Callable, Collection, Iterable
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple, Protocol
 
 from schedlib.backfill.policies import (
@@ -80,10 +80,21 @@ from schedlib.model import (
     Time,
 )
 
-__all__ = ["POLICIES", "BackfillModel", "BackfillState", "ExcludedRecord", "schedule"]
+__all__ = [
+    "CONVENTIONS",
+    "POLICIES",
+    "BackfillModel",
+    "BackfillState",
+    "ExcludedRecord",
+    "PyssEnd",
+    "schedule",
+]
 
 POLICIES: tuple[str, ...] = ("fcfs", "easy", "conservative")
 """The policy names [`schedule`][schedlib.backfill.simulation.schedule] accepts."""
+
+CONVENTIONS: tuple[str, ...] = ("instant", "pyss")
+"""The event-order conventions [`schedule`][schedlib.backfill.simulation.schedule] accepts."""
 
 _EXCLUDED_KINDS = {
     FinalState.REJECTED: EventKind.REJECT,
@@ -98,6 +109,29 @@ _RESERVE = EventKind.RESERVE
 _ARRIVAL = Phase.ARRIVAL
 _COMPLETION = Phase.COMPLETION
 _TIMER = Phase.TIMER
+_planned_end = itemgetter(0)
+
+
+class PyssEnd(NamedTuple):
+    """Payload of the event at which, under `conventions="pyss"`, the scheduler learns of an end.
+
+    One per job, scheduled when the job starts, in phase `TIMER`: after every
+    arrival of its instant, and among the ends of one instant in the order
+    the jobs started.
+
+    Attributes
+    ----------
+    job
+        The job's id.
+    planned_end
+        Its start plus its requested time.
+    procs
+        Its processors.
+    """
+
+    job: JobId
+    planned_end: Time
+    procs: int
 
 
 class ExcludedRecord(Protocol):
@@ -299,10 +333,16 @@ class BackfillModel:
         excluded: Iterable[ExcludedRecord] = (),
         log_reservations: bool = False,
         decide: Callable[[Any], Any] | None = None,
+        conventions: str = "instant",
     ) -> None:
         if policy not in POLICIES:
             raise InvalidValueError("policy", policy, f"must be one of {', '.join(POLICIES)}")
+        if conventions not in CONVENTIONS:
+            raise InvalidValueError(
+                "conventions", conventions, f"must be one of {', '.join(CONVENTIONS)}"
+            )
         self.policy = policy
+        self.conventions = conventions
         self.cluster = cluster
         self.log_reservations = log_reservations
         capacity = cluster.processors
@@ -347,6 +387,9 @@ class BackfillModel:
             for r in self.records
         )
         self._runtime = {job.id: job.runtime for job in jobs}
+        self._requested = (
+            {job.id: job.requested_time for job in jobs} if conventions == "pyss" else {}
+        )
         self._ids = tuple(range(capacity))  # shared by every place tuple
         self._custom = decide is not None
         self._decide: Callable[[Snapshot], Decision] = decide or (
@@ -384,6 +427,8 @@ class BackfillModel:
 
     def on_event(self, state: BackfillState, event: Event) -> Step[BackfillState]:
         """Arrivals (payload: index of the first record), completions, or the timer."""
+        if self.conventions == "pyss":
+            return self._pyss_event(state, event)
         work = _Work(state)
         now = event.time
         phase = event.phase
@@ -396,13 +441,16 @@ class BackfillModel:
             if work.arrived == len(submit) or submit[work.arrived] != now:
                 self._pass(work, now)  # no arrival follows at this instant
         else:  # the conservative timer: a reservation may be due
-            work.timer = None
-            if now in work.reservations:
-                self._pass(work, now)
-            elif work.reservations:
-                work.timer = min(work.reservations)
-                work.events.append(Event(work.timer, _TIMER, None, key="timer"))
+            self._timer(work, now)
         return work.step()
+
+    def _timer(self, work: _Work, now: Time) -> None:
+        work.timer = None
+        if now in work.reservations:
+            self._pass(work, now)
+        elif work.reservations:
+            work.timer = min(work.reservations)
+            work.events.append(Event(work.timer, _TIMER, None, key="timer"))
 
     def on_pass(self, state: BackfillState, now: Time) -> Step[BackfillState]:
         """A scheduling pass at `now` (the model runs its passes itself; see the module)."""
@@ -458,6 +506,8 @@ class BackfillModel:
         work.free = work.free.give_back(freed)
         work.finished += k
         work.changed = True
+        if self.conventions == "pyss":
+            return  # the scheduler learns of each end at its own event (see PyssEnd)
         if self.policy != "conservative":
             planned = list(work.planned)
             for _, job_id, planned_end, procs, _, _, _ in running[:k]:
@@ -480,6 +530,20 @@ class BackfillModel:
             self._queue_pass(work, now)
         work.changed = False
 
+    def _view(self, work: _Work, now: Time) -> tuple[int, tuple[tuple[Time, int, JobId], ...]]:
+        """What FCFS and EASY see: `(free processors, (planned end, procs, id) of the running)`.
+
+        Under `"instant"`, the machine itself. Under `"pyss"`, the scheduler's
+        own profile: a job that ended early at `now` still holds its processors
+        until its end event is handled, and one that reached its planned end
+        holds them no more (half-open intervals), handled or not.
+        """
+        if self.conventions != "pyss":
+            return work.free.size, work.planned
+        planned = work.planned
+        running = planned[bisect_right(planned, now, key=_planned_end) :]
+        return self.cluster.processors - sum(entry[1] for entry in running), running
+
     def _queue_pass(self, work: _Work, now: Time) -> None:
         queue = work.queue
         if not queue:
@@ -501,7 +565,8 @@ class BackfillModel:
                 if min(job.procs for job in queue[first_new:]) > work.free.size:
                     return  # none of them fits now
                 considered = (queue[0], *queue[first_new:])
-        decision = self._decide(Snapshot(now, work.free.size, work.planned, considered))
+        free, running = self._view(work, now)
+        decision = self._decide(Snapshot(now, free, running, considered))
         if decision.start:
             self._start(work, now, decision.start)
             positions = decision.positions
@@ -516,7 +581,7 @@ class BackfillModel:
             if self.log_reservations:
                 work.log.append(JobEvent(now, head.id, _RESERVE, at=reservation))
 
-    def _conservative_pass(self, work: _Work, now: Time) -> None:
+    def _conservative_pass(self, work: _Work, now: Time, compress: bool = False) -> None:
         profile = work.profile
         assert profile is not None
         queue = work.queue
@@ -524,7 +589,7 @@ class BackfillModel:
         released = work.released
         work.released = ()
         reservations: tuple[Time | None, ...] = old + (None,) * (len(queue) - len(old))
-        decision = self._plan(Plan(now, profile, queue, reservations, released))
+        decision = self._plan(Plan(now, profile, queue, reservations, released, compress))
         work.profile = decision.profile
         new = decision.reservations
         if self.log_reservations:
@@ -577,6 +642,68 @@ class BackfillModel:
         if planned is not None:
             work.planned = tuple(planned)
 
+    # ------------------------------------------------- conventions="pyss"
+
+    def _pyss_event(self, state: BackfillState, event: Event) -> Step[BackfillState]:
+        """One event under the pyss conventions: one scheduling pass per submission and per end.
+
+        The machine frees a job's processors at its end (phase `COMPLETION`,
+        logged then), but the scheduler learns of the end only at the job's
+        own [`PyssEnd`][schedlib.backfill.simulation.PyssEnd] event, after
+        the submissions of that instant, and runs a pass there.
+        """
+        work = _Work(state)
+        work.changed = True  # no shortcut: each pass sees only what pyss would
+        now = event.time
+        phase = event.phase
+        mark = len(work.log)
+        if phase == _ARRIVAL:
+            if self._arrive_one(work, now, event.payload):
+                self._pass(work, now)
+        elif phase == _COMPLETION:
+            self._complete(work, now)  # the machine only; no pass
+        elif isinstance(event.payload, PyssEnd):
+            job, planned_end, procs = event.payload
+            if self.policy == "conservative":
+                if planned_end > now:
+                    work.released = (*work.released, (planned_end, procs))
+                self._conservative_pass(work, now, compress=True)
+                work.changed = False
+            else:
+                planned = list(work.planned)
+                k = bisect_left(planned, (planned_end, procs, job))
+                if k < len(planned) and planned[k][2] == job:
+                    del planned[k]
+                work.planned = tuple(planned)
+                self._pass(work, now)
+        else:
+            self._timer(work, now)
+        requested, runtime = self._requested, self._runtime
+        for entry in work.log[mark:]:
+            if entry.kind is _START:
+                job_id = entry.job
+                limit = requested[job_id]
+                end = now + min(runtime[job_id], limit)
+                payload = PyssEnd(job_id, now + limit, len(entry.place))
+                work.events.append(Event(end, _TIMER, payload))
+        return work.step()
+
+    def _arrive_one(self, work: _Work, now: Time, i: int) -> bool:
+        """Submit record `i` alone; whether it is a job (an excluded record needs no pass)."""
+        record = self.records[i]
+        work.log.append(JobEvent(now, record.id, _SUBMIT))
+        work.arrived = i + 1
+        if i + 1 < len(self._submit):
+            work.events.append(Event(self._submit[i + 1], _ARRIVAL, i + 1))
+        request = self._request[i]
+        if request is None:
+            kind = _EXCLUDED_KINDS[record.state]
+            work.log.append(JobEvent(now, record.id, kind, detail=record.reason))
+            work.finished += 1
+            return False
+        work.queue = (*work.queue, request)
+        return True
+
 
 def _without(items: tuple[Any, ...], positions: tuple[int, ...]) -> tuple[Any, ...]:
     """`items` without the entries at `positions` (ascending), by slicing."""
@@ -602,6 +729,7 @@ def schedule(
     progress: Callable[[float, int], None] | None = None,
     log_reservations: bool = False,
     decide: Callable[[Any], Any] | None = None,
+    conventions: str = "instant",
 ) -> RunRecord:
     """Run a backfilling policy over a workload on one cluster.
 
@@ -673,18 +801,23 @@ def schedule(
     conservative [0, 40, 6]
     """
     model = BackfillModel(
-        jobs, cluster, policy, excluded=excluded, log_reservations=log_reservations, decide=decide
+        jobs,
+        cluster,
+        policy,
+        excluded=excluded,
+        log_reservations=log_reservations,
+        decide=decide,
+        conventions=conventions,
     )
     trace = simulate(model, model.initial_state(), model.initial_events(), progress=progress)
+    parameters: dict[str, Any] = {
+        "policy": policy,
+        "processors": cluster.processors,
+        "cluster": cluster.name,
+        "decide": None if decide is None else getattr(decide, "__name__", repr(decide)),
+    }
+    if conventions != "instant":  # absent: the default (keeps default outputs unchanged)
+        parameters["conventions"] = conventions
     return RunRecord.from_log(
-        policy,
-        model.records,
-        trace.log,
-        capacity=cluster.processors,
-        parameters={
-            "policy": policy,
-            "processors": cluster.processors,
-            "cluster": cluster.name,
-            "decide": None if decide is None else getattr(decide, "__name__", repr(decide)),
-        },
+        policy, model.records, trace.log, capacity=cluster.processors, parameters=parameters
     )
