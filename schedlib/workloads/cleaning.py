@@ -36,6 +36,24 @@ reason):
    sort; records whose submit time is earlier than the previous known one are
    counted in `out_of_order`.
 
+**The pyss rules** (`CleaningPolicy.named("pyss")`, `rules="pyss"`) are the
+cleaning of the Hebrew University's pyss simulator (its `_job_input_to_job`,
+`src/base/prototype.py`), for comparing start times job by job with it. No
+record is excluded; with $N$ processors:
+
+- a record with runtime $\\le 0$, allocated processors (field 5) $\\le 0$ or
+  submit $< 0$ becomes a 1-second job: requested time 1, runtime 1,
+  processors $\\max(1, \\text{allocated})$ (at most $N$: pyss cannot run a
+  wider one), submit $\\max(\\text{submit}, 1)$ (counted in `one_second`);
+- every other record: requested time $\\max(d, r, 1)$, runtime
+  $\\max(\\min(d, r), 1)$, processors $\\max(\\min(\\text{allocated}, N), 1)$
+  from field 5 ($d$ the request, field 9; $r$ the runtime, field 4). A job
+  over its request runs for the request and reserves its runtime (counted
+  in `over_limit`); a missing request ($d = -1$) gives runtime 1 and
+  requested time $r$ (counted in `requested_time_from_runtime`); a job
+  wider than the machine is narrowed to $N$ (counted in `procs_capped`);
+- then the sort of rule 9.
+
 Examples
 --------
 >>> from schedlib.workloads.swf import SWFRecord
@@ -66,6 +84,7 @@ from schedlib.validation import at_least, finite_at_least, require
 from schedlib.workloads.swf import SWFRecord
 
 __all__ = [
+    "CLEANINGS",
     "CleanedJobs",
     "CleaningPolicy",
     "CleaningReport",
@@ -77,6 +96,10 @@ OverLimit = Literal["kill", "extend"]
 UnknownRequestedTime = Literal["runtime", "reject"]
 ZeroRuntime = Literal["one_second", "keep"]
 ProcsFrom = Literal["requested", "allocated"]
+Rules = Literal["schedlib", "pyss"]
+
+CLEANINGS: dict[str, Rules] = {"default": "schedlib", "pyss": "pyss"}
+"""Named cleaning policies (for `--cleaning`): name -> `CleaningPolicy.rules`."""
 
 
 def _one_of(*choices: object) -> Any:
@@ -113,11 +136,17 @@ class CleaningPolicy:
         Which processor count a job asks for: `"requested"` (field 8,
         default; what the scheduler knew at submission) falling back to
         `"allocated"` (field 5) when unknown, or the reverse.
+    rules
+        `"schedlib"` (default): the rules above. `"pyss"`: the pyss
+        simulator's cleaning (see the module documentation); the four fields
+        above must then keep their defaults, since pyss's rules fix them all.
+        [`CleaningPolicy.named`][schedlib.workloads.cleaning.CleaningPolicy.named]
+        gives both by name.
 
     Examples
     --------
     >>> CleaningPolicy()
-    CleaningPolicy(over_limit='kill', unknown_requested_time='runtime', zero_runtime='one_second', procs_from='requested')
+    CleaningPolicy(over_limit='kill', unknown_requested_time='runtime', zero_runtime='one_second', procs_from='requested', rules='schedlib')
     >>> CleaningPolicy(over_limit="cap")
     Traceback (most recent call last):
     ...
@@ -134,6 +163,38 @@ class CleaningPolicy:
     procs_from: ProcsFrom = attrs.field(
         default="requested", validator=_one_of("requested", "allocated")
     )
+    rules: Rules = attrs.field(default="schedlib", validator=_one_of(*CLEANINGS.values()))
+
+    def __attrs_post_init__(self) -> None:
+        if self.rules == "pyss":
+            for field in attrs.fields(CleaningPolicy)[:4]:
+                value = getattr(self, field.name)
+                if value != field.default:
+                    raise InvalidValueError(
+                        f"CleaningPolicy.{field.name}",
+                        value,
+                        f"must stay {field.default!r} with rules='pyss' (pyss's rules fix it)",
+                    )
+
+    @classmethod
+    def named(cls, name: str) -> CleaningPolicy:
+        """The policy called `name`: `"default"` (ours) or `"pyss"` (the pyss simulator's).
+
+        Raises
+        ------
+        InvalidValueError
+            For another name, listing the valid ones.
+
+        Examples
+        --------
+        >>> CleaningPolicy.named("pyss").rules
+        'pyss'
+        >>> CleaningPolicy.named("default") == CleaningPolicy()
+        True
+        """
+        if name not in CLEANINGS:
+            raise InvalidValueError("cleaning", name, f"must be one of {', '.join(CLEANINGS)}")
+        return cls(rules=CLEANINGS[name])
 
 
 @attrs.frozen(slots=True)
@@ -215,6 +276,11 @@ class CleaningReport:
     out_of_order
         Records whose submit time is earlier than the previous known one
         (the stable sort by `(submit, id)` put them in place).
+    one_second
+        pyss rules only: records with runtime <= 0, allocated processors
+        <= 0 or submit < 0, run as 1-second jobs.
+    procs_capped
+        pyss rules only: jobs wider than the machine, narrowed to it.
     """
 
     policy: CleaningPolicy
@@ -233,6 +299,8 @@ class CleaningReport:
     over_limit: int = 0
     cancelled_while_running: int = 0
     out_of_order: int = 0
+    one_second: int = 0
+    procs_capped: int = 0
 
     @property
     def rejected(self) -> int:
@@ -271,7 +339,12 @@ class CleaningReport:
                 f"wider than the machine ({self.processors} processors)",
             ),
         ]
-        limit = "killed at the limit" if self.policy.over_limit == "kill" else "request extended"
+        if self.policy.rules == "pyss":
+            limit = "runtime cut to the request, request raised to the runtime"
+        elif self.policy.over_limit == "kill":
+            limit = "killed at the limit"
+        else:
+            limit = "request extended"
         adjusted = [
             (self.procs_fallback, "processor count taken from the other field"),
             (self.requested_time_from_runtime, "no requested time: runtime used"),
@@ -279,6 +352,8 @@ class CleaningReport:
             (self.over_limit, f"over their requested time ({limit})"),
             (self.cancelled_while_running, "cancelled while running (simulated as logged)"),
             (self.out_of_order, "out of submit order (sorted)"),
+            (self.one_second, "run as 1-second jobs (pyss rules)"),
+            (self.procs_capped, "narrowed to the machine (pyss rules)"),
         ]
         line = f"{self.records} records -> {self.jobs} jobs"
         for title, items in (("excluded", excluded), ("adjusted", adjusted)):
@@ -338,6 +413,8 @@ _COUNTERS = (
     "over_limit",
     "cancelled_while_running",
     "out_of_order",
+    "one_second",
+    "procs_capped",
 )
 
 
@@ -388,6 +465,8 @@ def clean(
     if processors is not None:
         require(processors, "processors", at_least=1)
     policy = CleaningPolicy() if policy is None else policy
+    if policy.rules == "pyss":
+        return _clean_pyss(records, processors, policy)
     extend = policy.over_limit == "extend"
     reject_unknown_estimate = policy.unknown_requested_time == "reject"
     zero_to_one = policy.zero_runtime == "one_second"
@@ -476,3 +555,50 @@ def clean(
     excluded.sort(key=_submit_order)
     report = CleaningReport(policy, processors, total, len(jobs), **counts)
     return CleanedJobs(tuple(jobs), tuple(excluded), report)
+
+
+def _clean_pyss(
+    records: Iterable[SWFRecord], processors: int | None, policy: CleaningPolicy
+) -> CleanedJobs:
+    """The pyss simulator's cleaning (see the module documentation): every record runs."""
+    counts = dict.fromkeys(_COUNTERS, 0)
+    jobs: list[Job] = []
+    total = 0
+    last_submit = 0
+    limit = processors
+    for record in records:
+        total += 1
+        submit, runtime, allocated = record.submit, record.runtime, record.allocated_procs
+        requested = record.requested_time
+        if submit >= 0:
+            if submit < last_submit:
+                counts["out_of_order"] += 1
+            last_submit = submit
+        if record.status == 5 and runtime > 0:
+            counts["cancelled_while_running"] += 1
+        if runtime <= 0 or allocated <= 0 or submit < 0:
+            counts["one_second"] += 1
+            procs, estimate, runtime, submit = max(1, allocated), 1, 1, max(submit, 1)
+        else:
+            procs = max(allocated, 1)
+            if requested < runtime:
+                counts["over_limit" if requested > 0 else "requested_time_from_runtime"] += 1
+            estimate, runtime = max(requested, runtime, 1), max(min(requested, runtime), 1)
+        if limit is not None and procs > limit:
+            counts["procs_capped"] += 1
+            procs = limit
+        user, group = record.user, record.group
+        jobs.append(
+            Job(
+                record.job_id,
+                submit,
+                procs,
+                estimate,
+                runtime,
+                None if user == -1 else user,
+                None if group == -1 else group,
+            )
+        )
+    jobs.sort(key=_submit_order)
+    report = CleaningReport(policy, processors, total, len(jobs), **counts)
+    return CleanedJobs(tuple(jobs), (), report)
