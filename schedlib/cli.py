@@ -65,6 +65,20 @@ def _add_workload_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--limit", type=_positive_int, metavar="N", help="use only the first N jobs of the trace"
     )
+    parser.add_argument(
+        "--conventions",
+        choices=("instant", "pyss"),
+        default="instant",
+        help="event order: one scheduling pass per instant (instant, default) or one per "
+        "submission and per job end, as the pyss simulator does (pyss)",
+    )
+    parser.add_argument(
+        "--cleaning",
+        choices=("default", "pyss"),
+        default="default",
+        help="trace cleaning rules: ours (default) or the pyss simulator's (pyss; "
+        "--over-limit must then stay kill)",
+    )
 
 
 def _add_format_argument(parser: argparse.ArgumentParser) -> None:
@@ -84,11 +98,12 @@ def _add_explain_argument(parser: argparse.ArgumentParser) -> None:
 def _load(args: argparse.Namespace) -> Any:
     """Read the workload; say on standard error what cleaning did and what was assumed."""
     from schedlib.workloads import CleaningPolicy, load_workload
+    from schedlib.workloads.cleaning import CLEANINGS
 
     workload = load_workload(
         Path(args.workload) if args.workload else None,
         processors=args.processors,
-        cleaning=CleaningPolicy(over_limit=args.over_limit),
+        cleaning=CleaningPolicy(over_limit=args.over_limit, rules=CLEANINGS[args.cleaning]),
         limit=args.limit,
     )
     print(f"{PROG}: {workload.name}: {workload.report.summary()}", file=sys.stderr)
@@ -117,7 +132,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from schedlib.experiments.backfilling import run_policy, summary_row
 
     workload = _load(args)
-    record = run_policy(workload, args.policy, show_progress=True)
+    record = run_policy(workload, args.policy, show_progress=True, conventions=args.conventions)
     if args.output:
         from schedlib.results.export import write_record
 
@@ -130,7 +145,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     from schedlib.experiments.backfilling import compare
 
     workload = _load(args)
-    _print_summaries(compare(workload, show_progress=True), args)
+    _print_summaries(compare(workload, show_progress=True, conventions=args.conventions), args)
     return 0
 
 

@@ -27,7 +27,9 @@ SUMMARY_CONTEXT = ("workload", "processors")
 """Columns of a summary row that describe the run rather than measure it."""
 
 
-def run_policy(workload: Workload, policy: str, *, show_progress: bool = False) -> RunRecord:
+def run_policy(
+    workload: Workload, policy: str, *, show_progress: bool = False, conventions: str = "instant"
+) -> RunRecord:
     """Simulate one backfilling policy on a prepared workload.
 
     Parameters
@@ -39,6 +41,9 @@ def run_policy(workload: Workload, policy: str, *, show_progress: bool = False) 
         `"fcfs"`, `"easy"` or `"conservative"`.
     show_progress
         Draw a progress bar on standard error (only when it is a terminal).
+    conventions
+        Event-order conventions, `"instant"` (default) or `"pyss"` (see
+        [`schedule`][schedlib.backfill.simulation.schedule]).
 
     Returns
     -------
@@ -48,7 +53,12 @@ def run_policy(workload: Workload, policy: str, *, show_progress: bool = False) 
     horizon = workload.jobs[-1].submit if workload.jobs else 0
     with ProgressBar(horizon, policy, enabled=None if show_progress else False) as bar:
         return schedule(
-            workload.jobs, workload.cluster, policy=policy, excluded=workload.excluded, progress=bar
+            workload.jobs,
+            workload.cluster,
+            policy=policy,
+            excluded=workload.excluded,
+            progress=bar,
+            conventions=conventions,
         )
 
 
@@ -69,7 +79,11 @@ def summary_row(workload: Workload, record: RunRecord) -> dict[str, Any]:
 
 
 def compare(
-    workload: Workload, policies: Iterable[str] = POLICIES, *, show_progress: bool = False
+    workload: Workload,
+    policies: Iterable[str] = POLICIES,
+    *,
+    show_progress: bool = False,
+    conventions: str = "instant",
 ) -> list[dict[str, Any]]:
     """Run each policy on `workload` and return one row of metrics per policy.
 
@@ -81,6 +95,8 @@ def compare(
         Policy names, in the order of the rows (default: FCFS, EASY, conservative).
     show_progress
         Draw a progress bar per policy on standard error (only on a terminal).
+    conventions
+        Event-order conventions for every run (see `run_policy`).
 
     Returns
     -------
@@ -88,7 +104,10 @@ def compare(
         [`summary_row`][schedlib.experiments.backfilling.summary_row] per policy.
     """
     return [
-        summary_row(workload, run_policy(workload, policy, show_progress=show_progress))
+        summary_row(
+            workload,
+            run_policy(workload, policy, show_progress=show_progress, conventions=conventions),
+        )
         for policy in policies
     ]
 
