@@ -105,6 +105,22 @@ def test_rule_b_ends_in_the_order_jobs_started() -> None:
     assert pyss == {9: 0, 3: 60, 4: 10, 1: 5}
 
 
+def test_rule_b_ends_of_jobs_started_in_one_pass_follow_the_queue() -> None:
+    """Jobs 2 (3 processors) and 3 (1 processor) start in one pass at 5, when job 1
+    ends, in queue order, and both end early at 15: job 2's end is handled first,
+    as above, so job 5 backfills and job 4 waits until 65."""
+    jobs = [
+        Job(1, 0, 4, 5, 5),
+        Job(2, 1, 3, 100, 10),
+        Job(3, 1, 1, 100, 10),
+        Job(4, 6, 4, 10, 10),
+        Job(5, 7, 3, 50, 50),
+    ]
+    instant, pyss = both(jobs, 4, "easy")
+    assert instant == {1: 0, 2: 5, 3: 5, 4: 15, 5: 25}
+    assert pyss == {1: 0, 2: 5, 3: 5, 4: 65, 5: 15}
+
+
 # ------------------------------------------------------------ rule (c)
 
 
