@@ -121,6 +121,22 @@ def test_rule_b_ends_of_jobs_started_in_one_pass_follow_the_queue() -> None:
     assert pyss == {1: 0, 2: 5, 3: 5, 4: 65, 5: 15}
 
 
+def test_the_scheduler_sees_an_on_time_end_at_once_and_an_early_one_when_handled() -> None:
+    """At 10, job 2 reaches its planned end (gone from pyss's profile at once) and
+    job 1 ends early (its processors held until its end is handled, after job 4's
+    submission). Job 4's submission pass sees 2 free processors and job 3's
+    shadow time at 100, so job 4 backfills and job 3 waits for it."""
+    jobs = [
+        Job(1, 0, 2, 100, 10),
+        Job(2, 0, 2, 10, 10),
+        Job(3, 1, 4, 10, 10),
+        Job(4, 10, 2, 50, 50),
+    ]
+    instant, pyss = both(jobs, 4, "easy")
+    assert instant == {1: 0, 2: 0, 3: 10, 4: 20}
+    assert pyss == {1: 0, 2: 0, 3: 60, 4: 10}
+
+
 # ------------------------------------------------------------ rule (c)
 
 
