@@ -20,19 +20,18 @@ from schedlib.backfill import Request, Snapshot, easy, schedule
 from schedlib.backfill.profile import Profile
 from schedlib.cli import main
 from schedlib.errors import InvalidValueError
-from schedlib.model import Cluster, EventKind, Job, JobId, RunRecord, Time
+from schedlib.model import Cluster, EventKind, FinalState, Job, JobId, RunRecord, Time
 from schedlib.testing.invariants import (
+    check_backfilling_run,
     check_capacity,
-    check_conservative_reservations,
     check_easy_head_never_delayed,
     check_every_job_accounted,
-    check_fcfs_order,
     check_kill_at_limit,
     check_lifecycle,
     check_reservations_feasible,
 )
 from schedlib.testing.strategies import RUNTIME_MODES, parallel_instances
-from schedlib.workloads.cleaning import CleaningPolicy, clean
+from schedlib.workloads.cleaning import CleaningPolicy, ExcludedJob, clean
 from schedlib.workloads.swf import SWFRecord
 
 
@@ -270,18 +269,13 @@ def test_invariants_hold_under_pyss(
 ) -> None:
     cluster, jobs = data.draw(parallel_instances(**bounds, runtimes=runtimes))
     record = schedule(jobs, cluster, policy=policy, conventions="pyss", log_reservations=True)
-    check_every_job_accounted(record)
-    check_lifecycle(record)
-    check_capacity(record)
-    check_kill_at_limit(record)
-    if policy == "fcfs":
-        check_fcfs_order(record)
-    elif policy == "easy":
-        check_head_reservations_kept(record)
-        check_reservations_feasible(record)
-    else:
-        check_conservative_reservations(record)
-        check_reservations_feasible(record)
+    if policy != "easy":
+        check_backfilling_run(record, policy)
+        return
+    for check in (check_every_job_accounted, check_lifecycle, check_capacity, check_kill_at_limit):
+        check(record)
+    check_head_reservations_kept(record)
+    check_reservations_feasible(record)
 
 
 def test_the_log_based_head_guarantee_does_not_hold_under_pyss_by_design() -> None:
@@ -298,6 +292,24 @@ def test_the_log_based_head_guarantee_does_not_hold_under_pyss_by_design() -> No
     check_head_reservations_kept(pyss)
     with pytest.raises(AssertionError, match="EASY head job 3 starts at t=60"):
         check_easy_head_never_delayed(pyss)
+
+
+def test_excluded_records_are_accounted_under_pyss() -> None:
+    """A record the cleaning excluded is logged at its submission, and needs no pass."""
+    excluded = [ExcludedJob(7, 3, 2, 10, FinalState.CANCELLED_IN_LOG, "cancelled")]
+    jobs = [Job(1, 0, 2, 10, 5), Job(2, 3, 2, 10, 10)]
+    for policy in ("fcfs", "easy", "conservative"):
+        record = schedule(
+            jobs,
+            Cluster(2),
+            policy=policy,
+            excluded=excluded,
+            conventions="pyss",
+            log_reservations=True,
+        )
+        check_backfilling_run(record, policy)
+        assert {o.job: o.start for o in record.outcomes} == {1: 0, 7: None, 2: 5}
+    assert schedule([], Cluster(2), conventions="pyss").outcomes == ()
 
 
 def test_unknown_conventions_are_refused() -> None:
