@@ -1,7 +1,8 @@
 """Single-site backfilling: FCFS, EASY (aggressive) and conservative, on one cluster.
 
 The entry point is [`schedule`][schedlib.backfill.simulation.schedule]
-(`policy=` one of [`POLICIES`][schedlib.backfill.simulation.POLICIES]); the
+(`policy=` one of [`POLICIES`][schedlib.backfill.simulation.POLICIES],
+`conventions=` one of [`CONVENTIONS`][schedlib.backfill.simulation.CONVENTIONS]); the
 decisions are pure functions in [`schedlib.backfill.policies`][schedlib.backfill.policies],
 planning uses the availability [`Profile`][schedlib.backfill.profile.Profile],
 and [`BackfillModel`][schedlib.backfill.simulation.BackfillModel] runs them on
@@ -44,6 +45,7 @@ from schedlib.backfill.policies import (
 from schedlib.backfill.processors import FreeProcessors
 from schedlib.backfill.profile import Profile, ProfileEditor
 from schedlib.backfill.simulation import (
+    CONVENTIONS,
     POLICIES,
     BackfillModel,
     BackfillState,
@@ -52,6 +54,7 @@ from schedlib.backfill.simulation import (
 )
 
 __all__ = [
+    "CONVENTIONS",
     "POLICIES",
     "BackfillModel",
     "BackfillState",

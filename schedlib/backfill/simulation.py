@@ -28,6 +28,20 @@ Rules of the simulation
 - **Requested times must be positive**: a reservation of length 0 would hold
   nothing (the workload cleaning policy gives every job a positive estimate).
 
+Conventions
+-----------
+The rules above are `conventions="instant"` (the default). With
+`conventions="pyss"` the model follows the event order of the pyss simulator
+(see the Backfilling page, "schedlib default vs pyss"): one `ARRIVAL` event
+per record, each followed by a pass; the machine frees a job's processors at
+its end as usual, but the scheduler learns of the end only at the job's own
+[`PyssEnd`][schedlib.backfill.simulation.PyssEnd] event (phase `TIMER`, so
+after the arrivals of that instant; ends of one instant in the order the
+jobs started), followed by a pass. Until then an early-ending job still holds
+its processors in what FCFS and EASY see, and its unused reservation in the
+conservative profile; conservative re-places every waiting job at every end.
+The decision functions are the same.
+
 Engine events
 -------------
 One `ARRIVAL` event per instant with arrivals (each schedules the next, so
@@ -317,6 +331,9 @@ class BackfillModel:
         [`PlanDecision`][schedlib.backfill.policies.PlanDecision] for
         `"conservative"`. For trying a variant on the same engine and checkers
         (the shortcut for passes with only arrivals is then off).
+    conventions
+        One of [`CONVENTIONS`][schedlib.backfill.simulation.CONVENTIONS]
+        (see [`schedule`][schedlib.backfill.simulation.schedule]).
 
     Attributes
     ----------
@@ -763,6 +780,13 @@ def schedule(
         A replacement decision function for the policy (see
         [`BackfillModel`][schedlib.backfill.simulation.BackfillModel]): runs a
         variant of your own on the same engine, ready for the same checkers.
+    conventions
+        The event order: `"instant"` (default: one scheduling pass per
+        instant, after every end and arrival of it) or `"pyss"` (the pyss
+        simulator's: a pass after every single submission and every single
+        end, submissions first, ends in start order, early ends learnt one
+        by one; see the module and the Backfilling page). A `"pyss"` run
+        names it in `parameters`.
 
     Returns
     -------
@@ -774,7 +798,7 @@ def schedule(
     Raises
     ------
     InvalidValueError
-        For an unknown policy (naming the valid ones), a job wider than the
+        For an unknown policy or conventions (naming the valid ones), a job wider than the
         cluster (naming the job, its processors and the cluster size), a
         duplicate job id, or an excluded record with another state.
 
@@ -783,7 +807,9 @@ def schedule(
     Complexity: per instant, $O(q + r)$ for FCFS and EASY ($q$ waiting, $r$
     running jobs; one shadow-time computation per pass) and $O(q \\cdot m)$
     for conservative when compressing ($m$ profile breakpoints scanned per
-    job); plus $O(\\log E)$ engine work per event.
+    job); plus $O(\\log E)$ engine work per event. Under `"pyss"`, one pass
+    per submission and per end (about $2n$ passes for $n$ jobs), each also
+    $O(r)$ to build the scheduler's view.
 
     References
     ----------
@@ -799,6 +825,17 @@ def schedule(
     fcfs [0, 40, 90]
     easy [0, 40, 6]
     conservative [0, 40, 6]
+
+    Two jobs ending early in the same second: one pass sees both ends; pyss's
+    first pass, after one end, backfills job 4 and job 3 waits for it:
+
+    >>> jobs = [Job(1, 0, 2, 100, 10), Job(2, 0, 2, 100, 10),
+    ...         Job(3, 1, 4, 10, 10), Job(4, 2, 2, 50, 50)]
+    >>> for conventions in CONVENTIONS:
+    ...     record = schedule(jobs, Cluster(4), policy="easy", conventions=conventions)
+    ...     print(conventions, [o.start for o in record.outcomes])
+    instant [0, 0, 10, 20]
+    pyss [0, 0, 60, 10]
     """
     model = BackfillModel(
         jobs,
