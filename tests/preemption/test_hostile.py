@@ -8,11 +8,14 @@ accounting invariants hold — or the input is refused naming the field.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from schedlib.errors import InvalidValueError
+from schedlib.errors import InvalidValueError, SimulationStuckError
 from schedlib.model import FinalState
 from schedlib.preemption import GridJob, GridNode, ring, simulate_grid
+from schedlib.preemption.decision import Decision, NodeSnapshot, rank_key
 from schedlib.testing.invariants import (
     check_decision,
     check_every_job_accounted,
@@ -65,3 +68,38 @@ def test_named_hostile_cases_hold_every_invariant(
 def test_duplicate_job_ids_are_refused() -> None:
     with pytest.raises(InvalidValueError, match="appears twice"):
         simulate_grid([GridJob(1, 0, (1, 1), 5, 5), GridJob(1, 1, (1, 1), 5, 5)], NODES)
+
+
+def rotate(snapshot: NodeSnapshot) -> Decision:
+    """Broken: the best waiting job preempts every running job, even of higher priority."""
+    waiting = sorted(snapshot.waiting, key=rank_key)
+    if not waiting:
+        return Decision()
+    return Decision(preempt=tuple(c.job for c in snapshot.running), start=(waiting[0].job,))
+
+
+@pytest.mark.parametrize("exhaustive", [False, True])
+def test_a_livelocking_policy_is_stopped_by_the_guard_within_seconds(exhaustive: bool) -> None:
+    # Each resume owes an overhead of one tick and is preempted at the next tick: time
+    # advances, no work is ever done. Without the guard this run never ends.
+    nodes = [GridNode(0, (1,))]
+    jobs = [GridJob(1, 0, (1,), 100, 100), GridJob(2, 0, (1,), 100, 100), GridJob(3, 1, (1,), 100, 100)]
+    began = time.perf_counter()
+    with pytest.raises(SimulationStuckError) as info:
+        simulate_grid(
+            jobs, nodes, policy=rotate, overhead=5, delta=5, alpha=2.0, exhaustive=exhaustive
+        )
+    assert time.perf_counter() - began < 20
+    error = info.value
+    assert error.rule == "livelock" and error.jobs == (1, 2, 3)
+    assert "remaining work did not decrease" in str(error)
+    assert any("preempt" in entry for entry in error.recent)
+
+
+def test_the_same_policy_without_overhead_finishes() -> None:
+    # the broken variant only livelocks when preemption costs the whole interval
+    nodes = [GridNode(0, (1,))]
+    jobs = [GridJob(1, 0, (1,), 100, 100), GridJob(2, 0, (1,), 100, 100)]
+    record = simulate_grid(jobs, nodes, policy=rotate, delta=5)
+    check_every_job_accounted(record)
+    check_progress_conserved(record, nodes)
