@@ -262,6 +262,17 @@ class VolatileGridModel:
         """Ids of the jobs that have not ended."""
         return [job.id for job in self.jobs if job.id not in state.finished]
 
+    def remaining_work(self, state: VolatileGridState, now: Time) -> float:
+        """Seconds of work left at `now` (the engine's livelock measure).
+
+        The runtimes of the jobs not ended, minus what each running job has
+        done since it started (work lost by a failure comes back). A policy
+        that leaves every job waiting while the resources cycle keeps it
+        constant. Complexity: $O(n + R)$.
+        """
+        left = sum(self._runtime[j.id] for j in self.jobs if j.id not in state.finished)
+        return left - sum(now - r.started for r in state.resources if r.running is not None)
+
     def on_event(self, state: VolatileGridState, event: Event) -> Step[VolatileGridState]:
         """Handle an arrival, completion, failure, recovery or runtime update."""
         kind = event.payload[0]

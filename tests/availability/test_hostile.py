@@ -8,6 +8,8 @@ every job is unschedulable. PGS and FCFS hold their invariants on each.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from schedlib.availability import (
@@ -16,7 +18,9 @@ from schedlib.availability import (
     ResourceAvailability,
     simulate_volatile_grid,
 )
-from schedlib.errors import InvalidValueError
+from schedlib.availability.mapping import MappingDecision
+from schedlib.availability.policies import MappingPolicy
+from schedlib.errors import InvalidValueError, SimulationStuckError
 from schedlib.model import FinalState
 from schedlib.testing.invariants import (
     check_every_job_accounted,
@@ -65,3 +69,15 @@ def test_named_hostile_cases_hold_every_invariant(name: str, policy: str) -> Non
 def test_duplicate_job_ids_are_refused() -> None:
     with pytest.raises(InvalidValueError, match="appears twice"):
         simulate_volatile_grid([BagJob(1, 0, 5), BagJob(1, 1, 5)], RESOURCES)
+
+
+def test_a_scheduler_that_never_maps_is_stopped_by_the_guard_within_seconds() -> None:
+    # Broken: the mapping always waits for a better resource. Availability cycles are
+    # endless, so without the guard this run never ends; the livelock rule stops it.
+    idle = MappingPolicy("never", lambda snapshot: MappingDecision(), "front", None)
+    began = time.perf_counter()
+    with pytest.raises(SimulationStuckError) as info:
+        simulate_volatile_grid([BagJob(1, 0, 5), BagJob(2, 3, 5)], RESOURCES, policy=idle)
+    assert time.perf_counter() - began < 30
+    assert info.value.rule == "livelock" and info.value.jobs == (1, 2)
+    assert "remaining work did not decrease" in str(info.value)
