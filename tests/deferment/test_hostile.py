@@ -8,10 +8,16 @@ double-booked.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from schedlib.deferment import Processor, SpeedHistory, TaskJob, fifo, round_robin, run_grid
-from schedlib.errors import InvalidValueError
+from schedlib.deferment.farm import TaskFarm
+from schedlib.deferment.state import Instance
+from schedlib.engine import Event, Phase, simulate
+from schedlib.errors import InvalidValueError, SimulationStuckError
+from schedlib.model import Time
 from schedlib.testing.invariants import (
     check_capacity,
     check_every_job_accounted,
@@ -52,3 +58,30 @@ def test_named_hostile_cases_hold_every_invariant(name: str, order, bound: int |
 def test_duplicate_job_ids_are_refused() -> None:
     with pytest.raises(InvalidValueError, match="appears twice"):
         run_grid([TaskJob(1, 0, (1,)), TaskJob(1, 1, (1,))], GRID, fifo())
+
+
+class ForgetfulFarm(TaskFarm):
+    """BROKEN: an instance restarts from scratch at every speed change (progress is lost)."""
+
+    def advance(
+        self, processor: int, job: int, task: int, replica: bool, left: float, now: Time
+    ) -> tuple[Instance, Event | None]:
+        speed, until = self.processors[processor].speed.segment_at(now)
+        instance = Instance(job, task, replica, 8.0, now, speed)  # every task has 8 instructions
+        if 8.0 <= speed * (until - now):
+            return instance, Event(now + 8.0 / speed, Phase.COMPLETION, processor, key=processor)
+        return instance, Event(until, Phase.RECOVERY, processor, key=processor)
+
+
+def test_a_livelocking_farm_is_stopped_by_the_guard_within_seconds() -> None:
+    # Speed 1 in pieces of 5 time units: a task of 8 instructions never completes when
+    # each piece starts it over. Without the guard this run never ends.
+    flicker = SpeedHistory(times=tuple(range(0, 200_000, 5)), speeds=(1.0,) * 40_000)
+    model = ForgetfulFarm((Processor(1, flicker),), fifo())
+    state, events = model.initial([TaskJob(1, 0, (8.0,)), TaskJob(2, 1, (8.0,))])
+    began = time.perf_counter()
+    with pytest.raises(SimulationStuckError) as info:
+        simulate(model, state, events)
+    assert time.perf_counter() - began < 20
+    assert info.value.rule == "livelock" and info.value.jobs == (1, 2)
+    assert "remaining work did not decrease" in str(info.value)
