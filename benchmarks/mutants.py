@@ -2,7 +2,8 @@
 
 Each mutant replaces one piece of text (which must occur exactly once) in one
 module of a temporary copy of `schedlib`; the named tests then run against the
-copy (`PYTHONPATH` points at it). A mutant is *killed* when the tests fail (or
+copy (the copy's folder is the working directory and `PYTHONPATH`, so it is
+imported instead of the checkout). A mutant is *killed* when the tests fail (or
 time out), and *survives* when they pass. The kill rate is printed at the end;
 the Guarantees page of the documentation reports it.
 
@@ -159,8 +160,11 @@ def apply(mutant: Mutant, copy: Path) -> None:
     target.write_text(text.replace(mutant.old, mutant.new))
 
 
-def run(mutant: Mutant, timeout: float, verbose: bool) -> tuple[str, float]:
-    """Run the mutant's tests on a patched copy: 'killed', 'survived' or 'timeout'."""
+def run(mutant: Mutant, timeout: float, verbose: bool) -> tuple[str, float, str]:
+    """Run the mutant's tests on a patched copy: outcome, seconds, the first failing test.
+
+    The outcome is 'killed', 'survived', 'timeout' or an error (the tests did not run).
+    """
     with tempfile.TemporaryDirectory(prefix="schedlib-mutant-") as tmp:
         copy = Path(tmp)
         shutil.copytree(ROOT / "schedlib", copy / "schedlib")
@@ -168,22 +172,27 @@ def run(mutant: Mutant, timeout: float, verbose: bool) -> tuple[str, float]:
         env = {**os.environ, "PYTHONPATH": str(copy), "HYPOTHESIS_PROFILE": "ci"}
         command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:randomly"]
         command += ["-o", "addopts=--import-mode=importlib -p no:cacheprovider"]
+        command += ["--rootdir", str(ROOT), "-c", str(ROOT / "pyproject.toml")]
         command += [str(ROOT / t) for t in mutant.tests]
         began = time.perf_counter()
         try:
             done = subprocess.run(
-                command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout
+                command, cwd=copy, env=env, capture_output=True, text=True, timeout=timeout
             )
         except subprocess.TimeoutExpired:
-            return "timeout", time.perf_counter() - began
+            return "timeout", time.perf_counter() - began, ""
         elapsed = time.perf_counter() - began
         if verbose:
             print(done.stdout[-2000:], done.stderr[-1000:], sep="\n")
+        failed = next(
+            (line.split()[1] for line in done.stdout.splitlines() if line.startswith("FAILED ")),
+            "",
+        )
         if done.returncode == 0:
-            return "survived", elapsed
-        if done.returncode not in (1,):  # 2+: collection or usage error, not a test failure
-            return f"error (exit {done.returncode})", elapsed
-        return "killed", elapsed
+            return "survived", elapsed, ""
+        if done.returncode != 1:  # 2+: collection or usage error, not a test failure
+            return f"error (exit {done.returncode})", elapsed, ""
+        return "killed", elapsed, failed.split("/")[-1]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -208,10 +217,12 @@ def main(argv: list[str] | None = None) -> int:
     bad = 0
     for m in chosen:
         try:
-            outcome, elapsed = run(m, args.timeout, args.verbose)
+            outcome, elapsed, by = run(m, args.timeout, args.verbose)
         except LookupError as error:
-            outcome, elapsed = f"patch does not apply ({error})", 0.0
-        print(f"{m.name:32} {outcome:10} {elapsed:6.1f} s  {m.note}", flush=True)
+            outcome, elapsed, by = f"patch does not apply ({error})", 0.0, ""
+        print(f"{m.name:30} {outcome:8} {elapsed:6.1f} s  {m.note}", flush=True)
+        if by:
+            print(f"{'':30} by {by}", flush=True)
         if outcome in ("killed", "timeout"):
             killed += 1
         else:

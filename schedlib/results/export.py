@@ -43,6 +43,7 @@ from typing import IO, Any
 
 from schedlib.errors import InvalidValueError
 from schedlib.model import FinalState, JobOutcome, RunRecord
+from schedlib.results.atomic import atomic_write
 from schedlib.results.metrics import summarize
 from schedlib.results.tables import jsonable
 
@@ -195,6 +196,10 @@ def write_json(record: RunRecord, stream: IO[str], *, events: bool = False) -> N
 def write_record(record: RunRecord, path: str | Path) -> None:
     """Write `record` to `path`, as CSV or JSON according to its suffix.
 
+    The file is written whole or not at all
+    ([`atomic_write`][schedlib.results.atomic.atomic_write]): a run killed
+    while writing leaves no truncated file at `path`.
+
     Raises
     ------
     InvalidValueError
@@ -204,7 +209,7 @@ def write_record(record: RunRecord, path: str | Path) -> None:
     suffix = target.suffix.lower()
     if suffix not in (".csv", ".json"):
         raise InvalidValueError("output", str(path), "must end in .csv or .json")
-    with target.open("w", encoding="utf-8", newline="") as stream:
+    with atomic_write(target) as stream:
         if suffix == ".csv":
             write_csv(record, stream)
         else:
