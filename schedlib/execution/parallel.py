@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor, as_completed
 from typing import Any, Generic, TypeVar
 
 from schedlib.errors import SchedlibError
@@ -78,6 +78,19 @@ class _Call(Generic[T, R]):
             raise RunFailedError(
                 _describe(item), type(error).__name__, str(error), isinstance(error, SchedlibError)
             ) from None
+
+
+def _died(todo: list[Any], futures: dict[Future[Any], int], error: BaseException) -> RunFailedError:
+    """A worker process died outright: name the runs it may have held (those not finished)."""
+    lost = sorted(i for f, i in futures.items() if f.done() and isinstance(f.exception(), type(error)))
+    shown = ", ".join(_describe(todo[i]) for i in lost[:10])
+    more = f" (and {len(lost) - 10} more)" if len(lost) > 10 else ""
+    return RunFailedError(
+        shown + more,
+        type(error).__name__,
+        "a worker process died (killed by a signal, crashed or out of memory) "
+        "while running one of these runs",
+    )
 
 
 def _describe(item: Any) -> str:
@@ -154,7 +167,10 @@ def run_all(
     try:
         for future in as_completed(futures):
             index = futures[future]
-            results[index] = future.result()
+            try:
+                results[index] = future.result()
+            except BrokenExecutor as error:
+                raise _died(todo, futures, error) from None
             if on_result is not None:
                 on_result(index, results[index])
     except BaseException:
