@@ -80,8 +80,13 @@ MUTANTS: tuple[Mutant, ...] = (
         "schedlib/deferment/selection.py",
         "                if progress.running and progress.allocated == len(progress.job.tasks):",
         "                if progress.running and progress.allocated <= len(progress.job.tasks):",
-        ("tests/deferment/test_properties.py",),
-        "replicas are handed out while the job still has unallocated originals",
+        (
+            "tests/deferment/test_replicas.py::"
+            "test_every_decision_serves_idle_processors_with_originals_then_replicas",
+            "tests/deferment/test_replicas.py::"
+            "test_a_job_with_a_deferred_task_gets_no_replica_even_when_its_turn_comes_first",
+        ),
+        "a job with deferred tasks gets replicas (it still has originals to hand out)",
     ),
     Mutant(
         "easy-extra-ignored",
