@@ -2,8 +2,8 @@
 
 A thousand jobs at one instant, zero-length jobs, jobs exactly as long as the longest
 uptime (never assignable by PGS: the estimate must be strictly shorter) and longer than
-every uptime, underestimated runtimes, sub-second times, duplicate ids, a bag whose
-every job is unschedulable. PGS and FCFS hold their invariants on each.
+every uptime, underestimated runtimes, estimates of 0, submissions out of order,
+sub-second times, duplicate ids, a bag whose every job is unschedulable. PGS and FCFS hold their invariants on each.
 """
 
 from __future__ import annotations
@@ -42,6 +42,8 @@ CASES: dict[str, list[BagJob]] = {
     "underestimated runtimes": [BagJob(i, 0, 25 + i, estimate=5) for i in range(12)],
     "sub-second times": [BagJob(i, i * 0.1, 0.35 + (i % 4) * 0.2) for i in range(200)],
     "all unschedulable": [BagJob(i, i, 100 + i) for i in range(5)],
+    "estimates of 0": [BagJob(i, i % 3, 5 + i, estimate=0) for i in range(12)],
+    "submitted out of order": [BagJob(i, (7 * i) % 13, 4 + i % 5) for i in range(26)],
 }
 
 
@@ -55,7 +57,7 @@ def test_named_hostile_cases_hold_every_invariant(name: str, policy: str) -> Non
     check_failures_handled(record, run.up_periods, max_failures=5)
     if policy == "pgs":
         check_unschedulable_reported(record, LONGEST)
-        if name != "underestimated runtimes":
+        if name not in ("underestimated runtimes", "estimates of 0"):
             check_within_uptime(record, run.up_periods)
     else:
         check_queue_order(record)

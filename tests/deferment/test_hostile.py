@@ -1,7 +1,10 @@
 """Hostile workloads for the task farm: named regression cases.
 
 Many jobs at one instant, processors that stall for a while and for ever, single-task
-jobs of one instruction, sub-second submissions, duplicate ids. With deferment no job
+jobs of one instruction, jobs with as many tasks as processors, submissions out of order,
+float sizes and sub-second submissions, duplicate ids; tasks of 0 instructions are
+refused naming the field (a task farm has no requested times, so "runtime above the
+request" and "estimate 0" have no counterpart, and no job is ever rejected). With deferment no job
 overtakes; every task completes once; replicas are cancelled; the processors are never
 double-booked.
 """
@@ -38,6 +41,9 @@ CASES: dict[str, list[TaskJob]] = {
     "one-instruction tasks": [TaskJob(i, i % 2, (1,)) for i in range(50)],
     "sub-second submissions": [TaskJob(i, i * 0.01, (3, 7)) for i in range(60)],
     "big after small, same instant": [TaskJob(0, 0, (50,)), TaskJob(1, 0, (1, 1, 1, 1))],
+    "as many tasks as processors": [TaskJob(i, i, (5, 7, 9)) for i in range(10)],
+    "submitted out of order": [TaskJob(i, (7 * i) % 13, (2, 3)) for i in range(26)],
+    "float sizes and times": [TaskJob(i, i * 0.37, (0.013 * (i + 1), 2.5)) for i in range(40)],
 }
 
 
@@ -53,6 +59,11 @@ def test_named_hostile_cases_hold_every_invariant(name: str, order, bound: int |
     check_replicas_cancelled(record)
     if bound is not None:
         check_no_overtaking(record)
+
+
+def test_a_task_of_zero_instructions_is_refused_naming_the_field() -> None:
+    with pytest.raises(InvalidValueError, match=r"TaskJob.tasks\[1\] = 0"):
+        TaskJob(1, 0, (1, 0))
 
 
 def test_duplicate_job_ids_are_refused() -> None:

@@ -2,8 +2,8 @@
 
 Thousands of jobs at one instant, zero-length jobs, jobs as wide as the largest site
 and wider than every site, runtimes above the request (killed at the limit), a
-request of 0, sub-second times, duplicate ids, a stream whose every job is
-unschedulable. Every policy keeps its invariants on each. A broken site that never
+request of 0 (refused), submissions out of order, sub-second times, duplicate ids, a
+stream whose every job is unschedulable. Every policy keeps its invariants on each. A broken site that never
 acknowledges the end of a job is stopped by the engine's progress guard.
 """
 
@@ -42,6 +42,7 @@ CASES: dict[str, list[MultiSiteJob]] = {
     "runtime above the request": [job(i, 0, 2, 5, 5 + 10 * i) for i in range(20)],
     "sub-second times": [job(i, i * 0.07, 1 + i % 3, 0.4, 0.3) for i in range(200)],
     "all unschedulable": [job(i, i, 20 + i, 10, 10) for i in range(5)],
+    "submitted out of order": [job(i, (7 * i) % 13, 1 + i % 8, 6, 5) for i in range(26)],
 }
 
 

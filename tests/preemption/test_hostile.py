@@ -1,7 +1,8 @@
 """Hostile workloads for the preemptive grid: named regression cases.
 
 A thousand jobs at one instant, zero-length jobs, jobs exactly as large as a node and
-larger than every node, runtimes above the estimate, sub-second times, duplicate ids.
+larger than every node, runtimes above the estimate, estimates of 0, submissions out of
+order, a workload whose every job is unschedulable, sub-second times, duplicate ids.
 Every decision is checked as it is taken, and the run's capacity, progress and
 accounting invariants hold — or the input is refused naming the field.
 """
@@ -37,6 +38,9 @@ CASES: dict[str, list[GridJob]] = {
     + [GridJob(3, 0, (1, 100), 5, 5)],
     "runtime above the estimate": [GridJob(i, 0, (1, 100), 5, 5 + 10 * i) for i in range(20)],
     "sub-second times": [GridJob(i, i * 0.07, (1 + i % 2, 100), 0.3, 0.25) for i in range(200)],
+    "estimates of 0": [GridJob(i, i % 4, (1, 100), 0, 3 + i % 5) for i in range(20)],
+    "submitted out of order": [GridJob(i, (7 * i) % 13, (1, 100), 5, 5) for i in range(26)],
+    "all unschedulable": [GridJob(i, i, (9, 100), 5, 5) for i in range(4)],
 }
 
 
@@ -59,6 +63,9 @@ def test_named_hostile_cases_hold_every_invariant(
     check_node_capacity(record, NODES)
     check_migrations_start(record, NODES)
     check_progress_conserved(record, NODES)
+    if name == "all unschedulable":
+        assert {o.state for o in record.outcomes} == {FinalState.UNSCHEDULABLE}
+        assert len(record.outcomes) == 4
     if name == "larger than every node":
         states = [o.state for o in record.outcomes]
         assert states == [FinalState.UNSCHEDULABLE] * 3 + [FinalState.COMPLETED]
