@@ -82,9 +82,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "                if progress.running and progress.allocated <= len(progress.job.tasks):",
         (
             "tests/deferment/test_replicas.py::"
-            "test_every_decision_serves_idle_processors_with_originals_then_replicas",
-            "tests/deferment/test_replicas.py::"
-            "test_a_job_with_a_deferred_task_gets_no_replica_even_when_its_turn_comes_first",
+            "test_every_snapshot_is_served_with_originals_then_replicas",
         ),
         "a job with deferred tasks gets replicas (it still has originals to hand out)",
     ),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schedlib.deferment import Deferment, GridView, JobProgress, Order, Selection, run_grid
@@ -73,6 +73,35 @@ def test_every_decision_serves_idle_processors_with_originals_then_replicas(
     for view, choice in decisions(case, scheduler_of(selection_module.select_tasks, order, bound)):
         check_idle_processors_served(view, choice, replication=True)
         check_replicas_only_of_fully_allocated_jobs(view, choice)
+
+
+@st.composite
+def views(draw: st.DrawFn) -> GridView:
+    """Snapshots of a few unfinished jobs in every allocation state, 1-3 idle processors."""
+    jobs = []
+    for i in range(draw(st.integers(1, 4))):
+        size = draw(st.integers(1, 4))
+        allocated = draw(st.integers(0, size))
+        running = tuple(sorted(draw(st.sets(st.integers(0, max(0, allocated - 1)), max_size=size))))
+        running = tuple(t for t in running if t < allocated)
+        if allocated == size and not running:
+            running = (size - 1,)  # unfinished: something still runs
+        cursor = draw(st.sampled_from(running)) if running else -1
+        jobs.append(JobProgress(TaskJob(i, i, (1.0,) * size), allocated, running, cursor))
+    last = draw(st.one_of(st.none(), st.sampled_from([(j.job.submit, j.job.id) for j in jobs])))
+    idle = tuple(range(10, 10 + draw(st.integers(1, 3))))
+    return GridView(now=9, jobs=tuple(jobs), idle=idle, last_job=last)
+
+
+@pytest.mark.parametrize("order", list(Order), ids=lambda o: o.value)
+@settings(max_examples=300)
+@given(view=views(), bound=st.sampled_from([None, 1, 2]))
+def test_every_snapshot_is_served_with_originals_then_replicas(
+    order: Order, view: GridView, bound: int | None
+) -> None:
+    choice = scheduler_of(selection_module.select_tasks, order, bound)(view)
+    check_idle_processors_served(view, choice, replication=True)
+    check_replicas_only_of_fully_allocated_jobs(view, choice)
 
 
 # Job 1 (one task, running) was submitted before job 2 (task 0 running, task 1 not
