@@ -1,4 +1,4 @@
-"""Mutation audit: apply one-line mutants to a copy of the package and run the tests that guard them.
+"""Mutation audit: one-line mutants applied to a copy of the package, and the tests that kill them.
 
 Each mutant replaces one piece of text (which must occur exactly once) in one
 module of a temporary copy of `schedlib`; the named tests then run against the

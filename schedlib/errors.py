@@ -185,7 +185,9 @@ class SimulationStuckError(SchedlibError, RuntimeError):
         self.recent = tuple(recent)
         shown = ", ".join(str(j) for j in self.jobs[:20])
         more = f" (and {len(self.jobs) - 20} more)" if len(self.jobs) > 20 else ""
-        tail = f"; last log entries: {'; '.join(str(r) for r in self.recent)}" if self.recent else ""
+        tail = (
+            f"; last log entries: {'; '.join(str(r) for r in self.recent)}" if self.recent else ""
+        )
         super().__init__(
             f"simulation stuck at t={time}: {reason}; "
             f"{len(self.jobs)} unfinished job(s): {shown}{more}{tail}"

@@ -82,7 +82,9 @@ class _Call(Generic[T, R]):
 
 def _died(todo: list[Any], futures: dict[Future[Any], int], error: BaseException) -> RunFailedError:
     """A worker process died outright: name the runs it may have held (those not finished)."""
-    lost = sorted(i for f, i in futures.items() if f.done() and isinstance(f.exception(), type(error)))
+    lost = sorted(
+        i for f, i in futures.items() if f.done() and isinstance(f.exception(), type(error))
+    )
     shown = ", ".join(_describe(todo[i]) for i in lost[:10])
     more = f" (and {len(lost) - 10} more)" if len(lost) > 10 else ""
     return RunFailedError(

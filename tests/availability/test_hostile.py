@@ -3,7 +3,8 @@
 A thousand jobs at one instant, zero-length jobs, jobs exactly as long as the longest
 uptime (never assignable by PGS: the estimate must be strictly shorter) and longer than
 every uptime, underestimated runtimes, estimates of 0, submissions out of order,
-sub-second times, duplicate ids, a bag whose every job is unschedulable. PGS and FCFS hold their invariants on each.
+sub-second times, duplicate ids, a bag whose every job is unschedulable. PGS and FCFS
+hold their invariants on each.
 """
 
 from __future__ import annotations

@@ -79,7 +79,7 @@ class ForgetfulFarm(TaskFarm):
     ) -> tuple[Instance, Event | None]:
         speed, until = self.processors[processor].speed.segment_at(now)
         instance = Instance(job, task, replica, 8.0, now, speed)  # every task has 8 instructions
-        if 8.0 <= speed * (until - now):
+        if speed * (until - now) >= 8.0:
             return instance, Event(now + 8.0 / speed, Phase.COMPLETION, processor, key=processor)
         return instance, Event(until, Phase.RECOVERY, processor, key=processor)
 

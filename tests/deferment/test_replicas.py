@@ -68,7 +68,9 @@ def scheduler_of(select: Callable[..., Selection], order: Order, bound: int | No
 @pytest.mark.parametrize("order", list(Order), ids=lambda o: o.value)
 @given(case=desktop_grids(), bound=st.sampled_from([None, 1, 2]))
 def test_every_decision_serves_idle_processors_with_originals_then_replicas(
-    order: Order, case: tuple, bound: int | None  # type: ignore[type-arg]
+    order: Order,
+    case: tuple,
+    bound: int | None,  # type: ignore[type-arg]
 ) -> None:
     for view, choice in decisions(case, scheduler_of(selection_module.select_tasks, order, bound)):
         check_idle_processors_served(view, choice, replication=True)

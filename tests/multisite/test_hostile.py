@@ -3,8 +3,9 @@
 Thousands of jobs at one instant, zero-length jobs, jobs as wide as the largest site
 and wider than every site, runtimes above the request (killed at the limit), a
 request of 0 (refused), submissions out of order, sub-second times, duplicate ids, a
-stream whose every job is unschedulable. Every policy keeps its invariants on each. A broken site that never
-acknowledges the end of a job is stopped by the engine's progress guard.
+stream whose every job is unschedulable. Every policy keeps its invariants on each. A
+broken site that never acknowledges the end of a job is stopped by the engine's
+progress guard.
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ def test_named_hostile_cases_hold_every_invariant(name: str, policy: str) -> Non
 
 
 def test_a_request_of_zero_is_refused_naming_the_field() -> None:
-    with pytest.raises(InvalidValueError, match="MultiSiteJob.requested_time = 0"):
+    with pytest.raises(InvalidValueError, match=r"MultiSiteJob\.requested_time = 0"):
         job(1, 0, 1, 0, 5)
 
 
@@ -83,14 +84,18 @@ class NeverAcknowledged(MultiSiteModel):
     def on_event(self, core: RunCore, event: Event) -> Step[RunCore]:
         if event.payload[0] != "end":
             return super().on_event(core, event)
-        again = Event(event.time + 1, Phase.COMPLETION, event.payload, key=("end", event.payload[2]))
+        again = Event(
+            event.time + 1, Phase.COMPLETION, event.payload, key=("end", event.payload[2])
+        )
         return Step(core, events=(again,))
 
 
 def test_a_site_that_never_acknowledges_an_end_is_stopped_within_seconds() -> None:
     from schedlib.engine import simulate
 
-    model = NeverAcknowledged([job(1, 0, 2, 5, 5), job(2, 1, 2, 5, 5)], SITES, "greedy", matrix=MATRIX)
+    model = NeverAcknowledged(
+        [job(1, 0, 2, 5, 5), job(2, 1, 2, 5, 5)], SITES, "greedy", matrix=MATRIX
+    )
     core, events = model.initial()
     began = time.perf_counter()
     with pytest.raises(SimulationStuckError) as info:

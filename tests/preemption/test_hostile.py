@@ -90,7 +90,11 @@ def test_a_livelocking_policy_is_stopped_by_the_guard_within_seconds(exhaustive:
     # Each resume owes an overhead of one tick and is preempted at the next tick: time
     # advances, no work is ever done. Without the guard this run never ends.
     nodes = [GridNode(0, (1,))]
-    jobs = [GridJob(1, 0, (1,), 100, 100), GridJob(2, 0, (1,), 100, 100), GridJob(3, 1, (1,), 100, 100)]
+    jobs = [
+        GridJob(1, 0, (1,), 100, 100),
+        GridJob(2, 0, (1,), 100, 100),
+        GridJob(3, 1, (1,), 100, 100),
+    ]
     began = time.perf_counter()
     with pytest.raises(SimulationStuckError) as info:
         simulate_grid(
