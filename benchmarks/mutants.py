@@ -60,6 +60,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "preemption keeps every chosen victim, even unneeded ones",
     ),
     Mutant(
+        "victim-that-fits-again-stopped",
+        "schedlib/preemption/decision.py",
+        "            preempted.pop(c.job, None)  # kept running after all",
+        "            pass",
+        ("tests/preemption/test_decision.py",),
+        "a victim that fits again in the final fill is preempted all the same",
+    ),
+    Mutant(
         "victims-of-higher-priority",
         "schedlib/preemption/decision.py",
         "(c for c in running.values() if c.priority < head.priority)",
@@ -125,6 +133,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "    COMPLETION = 4",
         ("tests/engine/test_engine.py",),
         "completions are handled after arrivals of the same instant",
+    ),
+    Mutant(
+        "volatile-window-default",
+        "schedlib/availability/grid.py",
+        "        return default_window(len(self.jobs) + count) * max(1, count)",
+        "        return default_window(len(self.jobs) + count)",
+        ("tests/availability/test_hostile.py",),
+        "the volatile grid's livelock window ignores its resources (false livelocks)",
     ),
     Mutant(
         "write-in-place",

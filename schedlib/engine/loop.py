@@ -105,12 +105,15 @@ class Model(Protocol[S]):
     its parameters); all changing data lives in the state value `S`, which
     the model never mutates in place.
 
-    Two optional methods tune the progress guard of
+    Three optional methods tune the progress guard of
     [`simulate`][schedlib.engine.simulate] (they are looked up, not required):
 
     - `event_budget(state) -> int`: the largest number of events a correct
       run from `state` can need (default:
       [`default_budget`][schedlib.engine.loop.default_budget]);
+    - `livelock_window(state) -> int`: the livelock window in events, for
+      models where many events may pass legitimately without progress
+      (default: [`default_window`][schedlib.engine.loop.default_window]);
     - `remaining_work(state, now) -> float`: the work left over all jobs at
       `now` (e.g. processor-seconds); the livelock rule then asks that it
       decreases, instead of only that time advances.
@@ -221,7 +224,8 @@ def simulate(
         budget and the livelock rule (an explicit `max_events` still holds):
         the run may then never end.
     window
-        Livelock window in events (default:
+        Livelock window in events (default: the model's
+        `livelock_window(state)` if it has one, else
         [`default_window`][schedlib.engine.loop.default_window] of the input
         size). Every `window` events the engine checks that some job made
         progress since the previous check (see Notes).
@@ -288,7 +292,8 @@ def simulate(
             hook = getattr(model, "event_budget", None)
             budget = int(hook(state)) if hook is not None else default_budget(items)
         if window is None:
-            window = default_window(items)
+            hook = getattr(model, "livelock_window", None)
+            window = int(hook(state)) if hook is not None else default_window(items)
         remaining = getattr(model, "remaining_work", None)
     else:
         window = None

@@ -21,6 +21,7 @@ from schedlib.availability import (
 )
 from schedlib.availability.mapping import MappingDecision
 from schedlib.availability.policies import MappingPolicy
+from schedlib.engine import default_window
 from schedlib.errors import InvalidValueError, SimulationStuckError
 from schedlib.model import FinalState
 from schedlib.testing.invariants import (
@@ -84,3 +85,17 @@ def test_a_scheduler_that_never_maps_is_stopped_by_the_guard_within_seconds() ->
     assert time.perf_counter() - began < 30
     assert info.value.rule == "livelock" and info.value.jobs == (1, 2)
     assert "remaining work did not decrease" in str(info.value)
+
+
+def test_a_long_legitimate_wait_among_many_cycling_resources_does_not_trip_the_guard() -> None:
+    # Job 1 waits for the one resource whose up period is long enough; that resource is
+    # down for 1200 s while 20 short-lived resources go down and come back every 3 s:
+    # over 10,000 events without progress, more than the default livelock window. The
+    # volatile grid's window grows with its resources, so this run ends normally.
+    long = ResourceAvailability(AvailabilityPattern.repeating(1000, 1200))
+    short = ResourceAvailability(AvailabilityPattern.repeating(2, 1))
+    jobs = [BagJob(0, 0, 900), BagJob(1, 1, 500)]
+    run = simulate_volatile_grid(jobs, (long, *[short] * 20), policy="pgs")
+    assert [o.state for o in run.record.outcomes] == [FinalState.COMPLETED] * 2
+    assert run.record.outcomes[1].start == 2200
+    assert run.events > default_window(len(jobs) + 21)
