@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Collection, Hashable, Iterable
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, NoReturn, Protocol, TypeVar
 
 import attrs
 
@@ -377,7 +377,7 @@ def _describe(entry: JobEvent) -> str:
 
 def _stuck(
     model: Model[S], state: S, now: Time, log: list[JobEvent], reason: str, rule: str
-) -> None:
+) -> NoReturn:
     raise SimulationStuckError(
         now,
         _sorted(model.unfinished(state)),
