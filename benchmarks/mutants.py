@@ -159,6 +159,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "Ctrl-C ends the command with a traceback",
     ),
     Mutant(
+        "workers-see-ctrl-c",
+        "schedlib/execution/parallel.py",
+        "max_workers=min(count, len(todo)), initializer=_ignore_ctrl_c)",
+        "max_workers=min(count, len(todo)))",
+        ("tests/results/test_interrupted.py",),
+        "pool workers take Ctrl-C themselves (tracebacks, or a command that hangs)",
+    ),
+    Mutant(
         "dead-worker-unnamed",
         "schedlib/execution/parallel.py",
         "            except BrokenExecutor as error:",

@@ -6,6 +6,7 @@ per-job records takes a noticeable time (about 20 MB of JSON).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -103,6 +104,44 @@ def test_ctrl_c_prints_one_line_and_exits_130(big_trace: Path, tmp_path: Path) -
     assert process.returncode == 130, rest
     assert rest == "schedlib: interrupted\n"
     assert "Traceback" not in out + rest
+
+
+def _children(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):  # a thread may end while we look
+            found |= {int(c) for c in (task / "children").read_text().split()}
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
+@pytest.mark.parametrize("delay", [0.0, 0.0, 0.0, 0.3])
+def test_ctrl_c_to_the_process_group_stops_a_parallel_reproduction_and_its_workers(
+    delay: float,
+) -> None:
+    # A terminal's Ctrl-C reaches every process of the group, workers included; the
+    # moment the workers start is the riskiest (a worker interrupted while it holds the
+    # pool's queue used to print tracebacks or leave the command hanging).
+    process = subprocess.Popen(
+        _command("reproduce", "pgs", "--workers", "2"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    workers: set[int] = set()
+    while process.poll() is None and time.monotonic() < deadline and not workers:
+        workers = _children(process.pid)
+        time.sleep(0.002)
+    assert workers, "the reproduction ended before its workers were seen"
+    time.sleep(delay)
+    os.killpg(process.pid, signal.SIGINT)
+    _out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert err == "schedlib: interrupted\n"
+    time.sleep(0.5)
+    assert not [w for w in workers if Path(f"/proc/{w}").exists()], "workers outlived the command"
 
 
 def test_an_exception_inside_the_block_keeps_the_previous_file(tmp_path: Path) -> None:
