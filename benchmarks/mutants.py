@@ -161,8 +161,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "workers-see-ctrl-c",
         "schedlib/execution/parallel.py",
-        "max_workers=min(count, len(todo)), initializer=_ignore_ctrl_c)",
-        "max_workers=min(count, len(todo)))",
+        "    signal.signal(signal.SIGINT, signal.SIG_IGN)",
+        "    signal.signal(signal.SIGINT, signal.default_int_handler)",
         ("tests/results/test_interrupted.py",),
         "pool workers take Ctrl-C themselves (tracebacks, or a command that hangs)",
     ),
