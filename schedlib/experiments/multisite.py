@@ -37,8 +37,8 @@ Examples
 >>> rows = reproduce(traces=("sdsc",), jobs=40, load_factors=(1.0,), workers=1)
 >>> sorted({r["policy"] for r in rows})[:3]
 ['conservative-mr', 'conservative-mr-slower', 'efficacy']
->>> [c["claim"][:30] for c in claims(rows)][:1]
-['multi-site: conservative beats']
+>>> [c["verdict"] for c in claims(rows)][:1]
+['holds']
 """
 
 from __future__ import annotations
