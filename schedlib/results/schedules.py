@@ -1,0 +1,368 @@
+"""Read a finished schedule from a file: per-job rows of any scheduler, compactly.
+
+A *schedule* says, for each job, when it was submitted, how many processors
+it held, when it started and ended and on which processors. This module reads
+one from
+
+- a per-job CSV in Batsim's `out_jobs.csv` layout (Batsim's own, or
+  schedlib's, see [`export`][schedlib.results.export]): the columns `job_id`,
+  `submission_time`, `requested_number_of_resources`, `starting_time` and
+  `finish_time` are needed (`execution_time` stands in for a missing
+  `finish_time`); `requested_time`, `allocated_resources` (an interval set
+  such as `0-3 8`) and `final_state` are read when present. An empty
+  `starting_time` means the job never started;
+- schedlib's JSON output (`schedlib run --output run.json`), which also says
+  the machine size;
+- an SWF trace, whose wait times give the start times (start = submit +
+  wait, end = start + run time; a job with an unknown wait or run time never
+  started), with the machine size from the header's `MaxProcs`.
+
+Allocations are kept as intervals of processor ids, never expanded, so a
+300,000-job schedule of a 90,000-processor machine fits in memory and is read
+in seconds. The checkers of
+[`schedlib.testing.invariants`][schedlib.testing.invariants] (`schedule_violations`)
+read what this module returns.
+
+Examples
+--------
+>>> import io
+>>> text = ("job_id,submission_time,requested_number_of_resources,requested_time,"
+...         "starting_time,finish_time,allocated_resources\\n"
+...         "1,0,4,100,0,50,0-3\\n2,10,2,100,,,\\n")
+>>> schedule = read_schedule_csv(io.StringIO(text))
+>>> [(j.id, j.submit, j.start, j.end, j.allocation) for j in schedule.jobs]
+[(1, 0, 0, 50, ((0, 3),)), (2, 10, None, None, None)]
+>>> parse_interval_set("0-3 8")
+((0, 3), (8, 8))
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import json
+import math
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import IO, Any, NamedTuple
+
+import attrs
+
+from schedlib.errors import WorkloadFormatError
+
+__all__ = [
+    "Schedule",
+    "ScheduledJob",
+    "parse_interval_set",
+    "read_schedule",
+    "read_schedule_csv",
+    "read_schedule_swf",
+]
+
+Interval = tuple[int, int]
+
+_INTERVAL = re.compile(r"([0-9]+)(?:-([0-9]+))?")
+_INTERVAL_SET = re.compile(r"\s*(?:[0-9]+(?:-[0-9]+)?(?:\s+|\Z))*\Z")
+
+
+class ScheduledJob(NamedTuple):
+    """One job of a schedule read from a file (a named tuple: cheap to build by the 100,000).
+
+    Attributes
+    ----------
+    id
+        Job id (an `int` when every id of the file is an integer, else a `str`).
+    submit
+        Submission time (s).
+    procs
+        Processors it held (or requested, if it never ran).
+    requested_time
+        Its requested time (s), `None` if unknown.
+    start, end
+        When it started and ended (s), `None` if it did not.
+    allocation
+        The processors it ran on as sorted inclusive intervals `(first, last)`,
+        `None` when the file does not say.
+    state
+        The file's final state for the job (e.g. Batsim's
+        `COMPLETED_SUCCESSFULLY`), `""` if none.
+    line
+        Where it was read (1-based line, or 0).
+    """
+
+    id: Any
+    submit: float
+    procs: int
+    requested_time: float | None
+    start: float | None
+    end: float | None
+    allocation: tuple[Interval, ...] | None = None
+    state: str = ""
+    line: int = 0
+
+
+@attrs.frozen(slots=True)
+class Schedule:
+    """A schedule read from a file.
+
+    Attributes
+    ----------
+    jobs
+        Its jobs, in file order.
+    capacity
+        Processors of the machine, if the file says (SWF header, schedlib JSON).
+    source
+        The file's name.
+    """
+
+    jobs: tuple[ScheduledJob, ...]
+    capacity: int | None = None
+    source: str = "<stream>"
+
+
+def parse_interval_set(text: str) -> tuple[Interval, ...]:
+    """Read a Batsim interval set (`"0-3 8"`) as sorted inclusive intervals.
+
+    Raises
+    ------
+    ValueError
+        If a part is not `N` or `N-M` with `0 <= N <= M`.
+
+    Examples
+    --------
+    >>> parse_interval_set("8 0-3"), parse_interval_set("")
+    (((0, 3), (8, 8)), ())
+    """
+    if not _INTERVAL_SET.match(text):
+        bad = next(p for p in text.split() if not _INTERVAL.fullmatch(p))
+        raise ValueError(f"{bad!r} is not N or N-M")
+    intervals = sorted((int(a), int(b or a)) for a, b in _INTERVAL.findall(text))
+    for lo, hi in intervals:
+        if hi < lo:
+            raise ValueError(f"'{lo}-{hi}' ends before it begins")
+    return tuple(intervals)
+
+
+def _number(text: str) -> float:
+    try:
+        return int(text)
+    except ValueError:
+        value = float(text)
+    if not math.isfinite(value):
+        raise ValueError("not a finite number")
+    return int(value) if value.is_integer() else value
+
+
+_NEEDED = ("job_id", "submission_time", "requested_number_of_resources", "starting_time")
+_OPTIONAL = (
+    "requested_time",
+    "finish_time",
+    "execution_time",
+    "allocated_resources",
+    "final_state",
+)
+
+
+class _Rows:
+    """Turn rows (sequences of strings, in header order) into jobs, naming file, line and
+    column on errors."""
+
+    def __init__(self, source: str, columns: Iterable[str]) -> None:
+        self.source = source
+        self.width = len(list(columns))
+        names = {name.strip(): i for i, name in reversed(list(enumerate(columns)))}
+        missing = [c for c in _NEEDED if c not in names]
+        if "finish_time" not in names and "execution_time" not in names:
+            missing.append("finish_time")
+        if missing:
+            raise WorkloadFormatError(
+                source, 1, f"missing column(s) {', '.join(missing)}: not a per-job schedule"
+            )
+        self.index = {c: names.get(c) for c in _NEEDED + _OPTIONAL}
+        self.jobs: list[ScheduledJob] = []
+
+    def _fail(self, line: int, column: str, text: str, reason: str) -> WorkloadFormatError:
+        return WorkloadFormatError(
+            self.source, line, f"column {column} = {text!r}: {reason}", field=column, value=text
+        )
+
+    def _value(self, row: list[str], column: str, line: int, *, empty: bool) -> Any:
+        i = self.index[column]
+        text = row[i].strip() if i is not None else ""
+        if not text:
+            if empty:
+                return None
+            raise WorkloadFormatError(self.source, line, f"column {column} is empty", field=column)
+        try:
+            return _number(text)
+        except ValueError:
+            raise self._fail(line, column, text, "not a number") from None
+
+    def add(self, row: list[str], line: int) -> None:
+        if len(row) != self.width:
+            raise WorkloadFormatError(
+                self.source, line, f"{len(row)} fields, the header has {self.width}"
+            )
+        value = self._value
+        job_id = row[self.index["job_id"]].strip()  # type: ignore[index]
+        if not job_id:
+            raise WorkloadFormatError(self.source, line, "column job_id is empty", field="job_id")
+        submit = value(row, "submission_time", line, empty=False)
+        procs = value(row, "requested_number_of_resources", line, empty=False)
+        if not isinstance(procs, int) or procs < 0:
+            raise self._fail(line, "requested_number_of_resources", str(procs), "not a count")
+        requested = value(row, "requested_time", line, empty=True)
+        start = value(row, "starting_time", line, empty=True)
+        end = value(row, "finish_time", line, empty=True)
+        if end is None and start is not None:
+            duration = value(row, "execution_time", line, empty=True)
+            end = None if duration is None else start + duration
+        allocation = None
+        i = self.index["allocated_resources"]
+        text = row[i].strip() if i is not None else ""
+        if text:
+            try:
+                allocation = parse_interval_set(text)
+            except ValueError as error:
+                raise self._fail(line, "allocated_resources", text, str(error)) from None
+        i = self.index["final_state"]
+        state = row[i].strip() if i is not None else ""
+        self.jobs.append(
+            ScheduledJob(job_id, submit, procs, requested, start, end, allocation, state, line)
+        )
+
+    def schedule(self, capacity: int | None) -> Schedule:
+        jobs = self.jobs
+        if all(j.id.lstrip("-").isdigit() for j in jobs):
+            jobs = [j._replace(id=int(j.id)) for j in jobs]
+        return Schedule(tuple(jobs), capacity, self.source)
+
+
+def read_schedule_csv(stream: IO[str], source: str = "<stream>") -> Schedule:
+    """Read a per-job CSV (Batsim `out_jobs.csv` layout) from an open text stream.
+
+    Raises
+    ------
+    WorkloadFormatError
+        Naming the line and column of the first malformed value, or the
+        missing columns.
+
+    Notes
+    -----
+    Complexity: $O(n)$ for $n$ rows.
+    """
+    reader = csv.reader(stream)
+    header = next(reader, None)
+    if header is None:
+        raise WorkloadFormatError(source, None, "empty file: no header line")
+    rows = _Rows(source, header)
+    for row in reader:
+        if row:
+            rows.add(row, reader.line_num)
+    return rows.schedule(None)
+
+
+def _read_json(path: Path) -> Schedule:
+    source = str(path)
+    try:
+        payload = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise WorkloadFormatError(source, error.lineno, f"not JSON: {error.msg}") from None
+    if not isinstance(payload, dict) or not isinstance(payload.get("jobs"), list):
+        raise WorkloadFormatError(source, None, "no 'jobs' list: not a schedlib run (JSON)")
+    jobs = payload["jobs"]
+    columns = list(jobs[0]) if jobs and isinstance(jobs[0], dict) else [*_NEEDED, "finish_time"]
+    rows = _Rows(source, columns)
+    for index, row in enumerate(jobs):
+        if not isinstance(row, dict):
+            raise WorkloadFormatError(source, None, f"jobs[{index}] is not an object")
+        rows.add(["" if row.get(c) is None else str(row[c]) for c in columns], index + 1)
+    capacity = payload.get("capacity")
+    return rows.schedule(capacity if isinstance(capacity, int) and capacity > 0 else None)
+
+
+def read_schedule_swf(source: Any) -> Schedule:
+    """Read an SWF trace as a schedule: start = submit + wait, end = start + run time.
+
+    A record with an unknown (`-1`) wait or run time, or no processors, never
+    started. The processors held are field 5 (allocated), else field 8
+    (requested). The capacity is the header's `MaxProcs`, if any.
+
+    Raises
+    ------
+    WorkloadFormatError
+        On the first line that is not SWF (naming it).
+
+    Notes
+    -----
+    Complexity: $O(n)$ for $n$ records.
+    """
+    from schedlib.workloads.swf import open_swf
+
+    jobs = []
+    with open_swf(source) as reader:
+        for r in reader:
+            procs = r.allocated_procs if r.allocated_procs > 0 else r.requested_procs
+            started = r.wait >= 0 and r.runtime >= 0 and procs > 0
+            start = r.submit + r.wait if started else None
+            end = start + r.runtime if start is not None else None
+            requested = r.requested_time if r.requested_time > 0 else None
+            jobs.append(
+                ScheduledJob(
+                    r.job_id,
+                    r.submit,
+                    max(procs, 0),
+                    requested,
+                    start,
+                    end,
+                    None,
+                    f"status {r.status}",
+                    r.line,
+                )
+            )
+        capacity = reader.header.max_procs
+        name = reader.source
+    return Schedule(tuple(jobs), capacity, name)
+
+
+def _is_swf(path: Path) -> bool:
+    name = path.name.lower()
+    return name.endswith((".swf", ".swf.gz"))
+
+
+def read_schedule(path: str | Path) -> Schedule:
+    """Read a schedule from a file, by its name: `.swf`/`.swf.gz`, `.json`, else CSV.
+
+    A CSV may be gzip-compressed (`.csv.gz`).
+
+    Raises
+    ------
+    WorkloadFormatError
+        If the file is malformed (naming the line and column).
+    OSError
+        If it cannot be read.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "jobs.csv")
+    >>> _ = open(path, "w").write("job_id,submission_time\\n1,0\\n")
+    >>> read_schedule(path)
+    Traceback (most recent call last):
+    ...
+    schedlib.errors.WorkloadFormatError: ...jobs.csv:1: missing column(s) requested_number_of_resources, starting_time, finish_time: not a per-job schedule
+    """  # noqa: E501
+    target = Path(path)
+    if _is_swf(target):
+        return read_schedule_swf(target)
+    if target.suffix.lower() == ".json":
+        return _read_json(target)
+    opener: Any = gzip.open if target.name.lower().endswith(".gz") else open
+    try:
+        with opener(target, "rt", encoding="utf-8", newline="") as stream:
+            return read_schedule_csv(stream, str(target))
+    except UnicodeDecodeError:
+        raise WorkloadFormatError(str(target), None, "not a text file (not UTF-8)") from None
+    except csv.Error as error:
+        raise WorkloadFormatError(str(target), None, f"not CSV: {error}") from None
