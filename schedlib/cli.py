@@ -4,9 +4,11 @@
 schedlib compare [--workload FILE.swf[.gz]] [--format table|json|csv]
 schedlib run --policy easy [--workload FILE] [--output jobs.csv|jobs.json]
 schedlib reproduce {pgs,preemptive,deferment,frequency,multisite,all} [options]
+schedlib check FILE [--processors N] [--policy easy|fcfs] [--format text|json]
 ```
 
-Exit codes: 0 success, 1 an unexpected internal error, 2 bad input (bad
+Exit codes: 0 success, 1 an unexpected internal error (or, for `check`, a
+violated invariant), 2 bad input (bad
 arguments, unreadable or malformed files; one line on standard error, no
 traceback), 130 interrupted. Results go to standard output, progress bars and
 errors to standard error; progress bars appear only on a terminal.
@@ -134,6 +136,29 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_check(args: argparse.Namespace) -> int:
+    import json
+
+    from schedlib.results.schedules import read_schedule, read_up_times
+    from schedlib.testing.invariants.schedules import check_report
+
+    schedule = read_schedule(args.file)
+    up = read_up_times(args.within_uptime) if args.within_uptime else None
+    capacity = args.processors or schedule.capacity
+    if capacity is None:
+        raise SchedlibError(
+            f"{args.file}: the file does not say the machine size; give --processors N"
+        )
+    report = check_report(
+        schedule, capacity=capacity, policy=args.policy, no_overtaking=args.no_overtaking, up=up
+    )
+    if args.format == "json":
+        print(json.dumps(report.as_dict(), indent=1))
+    else:
+        print("\n".join(report.lines()))
+    return 0 if report.ok else 1
+
+
 def _executor(args: argparse.Namespace) -> Any:
     """The executor a sweep runs on, as a context manager (None: local processes)."""
     import contextlib
@@ -247,6 +272,47 @@ def build_parser() -> argparse.ArgumentParser:
     _add_format_argument(run)
     _add_explain_argument(run)
     run.set_defaults(handler=_cmd_run)
+
+    check = commands.add_parser(
+        "check",
+        help="check a schedule from any scheduler (per-job CSV, JSON or SWF) for violations",
+        description="Check a finished schedule, from schedlib or any other scheduler: a per-job "
+        "CSV in Batsim's out_jobs.csv layout, schedlib's JSON output, or an SWF trace (start = "
+        "submit + wait). Always checked: each job once, never started before its submission, "
+        "ended after its start, no processor used twice at once nor beyond the machine. Prints "
+        "each violation (the first 20, then a count per kind) and a summary line; exits 1 if "
+        "any invariant fails, 0 if none, 2 if the file cannot be read.",
+    )
+    check.add_argument("file", metavar="FILE", help="the schedule (.csv[.gz], .json, .swf[.gz])")
+    check.add_argument(
+        "--processors",
+        type=_positive_int,
+        metavar="N",
+        help="machine size; needed for a CSV (default: the SWF header's MaxProcs, the JSON's "
+        "capacity)",
+    )
+    check.add_argument(
+        "--policy",
+        choices=("easy", "fcfs"),
+        help="also check the policy's promise: easy, the first waiting job never starts later "
+        "than its shadow time; fcfs, no job starts before an earlier-submitted one",
+    )
+    check.add_argument(
+        "--no-overtaking",
+        action="store_true",
+        help="also check that no job finishes before a smaller job submitted earlier "
+        "(size: processors x execution time)",
+    )
+    check.add_argument(
+        "--within-uptime",
+        metavar="FILE",
+        help="also check that every job ends by its processors' planned down time; FILE is a "
+        "CSV with the header processor,start,planned_end (one row per up period)",
+    )
+    check.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output format (default: text)"
+    )
+    check.set_defaults(handler=_cmd_check)
 
     sweep = commands.add_parser(
         "sweep",

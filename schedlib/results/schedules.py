@@ -54,10 +54,12 @@ from schedlib.errors import WorkloadFormatError
 __all__ = [
     "Schedule",
     "ScheduledJob",
+    "UpTime",
     "parse_interval_set",
     "read_schedule",
     "read_schedule_csv",
     "read_schedule_swf",
+    "read_up_times",
 ]
 
 Interval = tuple[int, int]
@@ -364,5 +366,89 @@ def read_schedule(path: str | Path) -> Schedule:
             return read_schedule_csv(stream, str(target))
     except UnicodeDecodeError:
         raise WorkloadFormatError(str(target), None, "not a text file (not UTF-8)") from None
+    except (gzip.BadGzipFile, EOFError) as error:
+        raise WorkloadFormatError(str(target), None, f"corrupt gzip data: {error}") from None
     except csv.Error as error:
         raise WorkloadFormatError(str(target), None, f"not CSV: {error}") from None
+
+
+@attrs.frozen(slots=True)
+class UpTime:
+    """When one processor was up, and when it was planned to go down.
+
+    Attributes
+    ----------
+    processor
+        Processor id.
+    start
+        When it came up (s).
+    planned_end
+        When it was planned to go down (s); `inf` for never.
+    """
+
+    processor: int
+    start: float
+    planned_end: float
+
+
+def read_up_times(path: str | Path) -> list[UpTime]:
+    """Read processors' up periods from a CSV file with the header `processor,start,planned_end`.
+
+    One row per period during which a processor was up: its id, when it came
+    up and when it was planned to go down (empty or `inf`: never). A processor
+    with no row is never up.
+
+    Raises
+    ------
+    WorkloadFormatError
+        Naming the line and column of a malformed value, or a missing column.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "up.csv")
+    >>> _ = open(path, "w").write("processor,start,planned_end\\n0,0,84\\n0,100,\\n")
+    >>> read_up_times(path)
+    [UpTime(processor=0, start=0, planned_end=84), UpTime(processor=0, start=100, planned_end=inf)]
+    """
+    source = str(path)
+    periods = []
+    with open(path, encoding="utf-8", newline="") as stream:
+        reader = csv.DictReader(stream)
+        missing = [
+            c for c in ("processor", "start", "planned_end") if c not in (reader.fieldnames or ())
+        ]
+        if missing:
+            raise WorkloadFormatError(
+                source,
+                1,
+                f"missing column(s) {', '.join(missing)}: expected processor,start,planned_end",
+            )
+        for row in reader:
+            values = []
+            for column in ("processor", "start", "planned_end"):
+                text = (row.get(column) or "").strip()
+                if column == "planned_end" and text in ("", "inf"):
+                    values.append(math.inf)
+                    continue
+                try:
+                    value = _number(text)
+                except ValueError:
+                    raise WorkloadFormatError(
+                        source,
+                        reader.line_num,
+                        f"column {column} = {text!r}: not a number",
+                        field=column,
+                        value=text,
+                    ) from None
+                if column == "processor" and (not isinstance(value, int) or value < 0):
+                    raise WorkloadFormatError(
+                        source,
+                        reader.line_num,
+                        f"column processor = {text!r}: not a processor id",
+                        field=column,
+                        value=text,
+                    )
+                values.append(value)
+            periods.append(UpTime(*values))
+    return periods

@@ -49,12 +49,12 @@ from typing import Any
 
 import attrs
 
-from schedlib.results.schedules import Schedule, ScheduledJob
+from schedlib.errors import InvalidValueError
+from schedlib.results.schedules import Schedule, ScheduledJob, UpTime
 
 __all__ = [
     "VIOLATION_KINDS",
     "CheckReport",
-    "UpTime",
     "Violation",
     "accounting_violations",
     "capacity_violations",
@@ -404,7 +404,7 @@ def easy_head_violations(schedule: Schedule, capacity: int) -> Iterator[Violatio
 
     Raises
     ------
-    ValueError
+    InvalidValueError
         If a job that started has no requested time (EASY's promise needs it).
 
     Notes
@@ -422,9 +422,11 @@ def easy_head_violations(schedule: Schedule, capacity: int) -> Iterator[Violatio
     """  # noqa: E501
     for job in schedule.jobs:
         if job.start is not None and job.requested_time is None:
-            raise ValueError(
-                f"job {job.id} (line {job.line}) has no requested time: the EASY check needs "
-                "every job's requested time"
+            raise InvalidValueError(
+                "requested_time",
+                None,
+                f"job {job.id} (line {job.line}) has none; the EASY check needs the requested "
+                "time of every job that ran",
             )
     ran = [(i, j) for i, j in _ran(schedule) if j.end >= j.start]  # type: ignore[operator]
     planned = sorted({j.start + j.requested_time for _, j in ran})  # type: ignore[operator]
@@ -569,25 +571,6 @@ def overtaking_violations(schedule: Schedule) -> Iterator[Violation]:
                 best[i] = max(best[i], item)
                 i += i & -i
         k = group_end
-
-
-@attrs.frozen(slots=True)
-class UpTime:
-    """When one processor was up, and when it was planned to go down.
-
-    Attributes
-    ----------
-    processor
-        Processor id.
-    start
-        When it came up (s).
-    planned_end
-        When it was planned to go down (s); `inf` for never.
-    """
-
-    processor: int
-    start: float
-    planned_end: float
 
 
 def uptime_violations(schedule: Schedule, up: Iterable[UpTime]) -> Iterator[Violation]:
