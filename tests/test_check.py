@@ -106,6 +106,19 @@ def test_a_backfill_that_delays_the_head_is_caught_naming_job_shadow_and_delay(
     assert run(capsys, "check", str(path), "--processors", "4", "--policy", "easy")[0] == 0
 
 
+def test_a_backfill_submitted_with_the_head_is_checked_before_it_starts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Jobs 2 and 3 arrive together; job 3 backfills at once. Before it starts, job 2's shadow
+    # time is t=10; after, t=21 -- the promise is the one made before the backfill.
+    body = "1,0,2,10,0,10,0-1\n2,1,4,10,21,31,0-3\n3,1,2,20,1,21,2-3\n"
+    code, out, _ = run(
+        capsys, "check", str(write(tmp_path, body)), "--processors", "4", "--policy", "easy"
+    )
+    assert code == 1
+    assert "EASY head job 2 starts at t=21, 11 s later than its shadow time t=10" in out
+
+
 def test_greedy_backfilling_of_a_real_trace_slice_is_flagged(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -115,8 +128,15 @@ def test_greedy_backfilling_of_a_real_trace_slice_is_flagged(
     write_record(schedule(jobs, workload.cluster, policy="easy", decide=greedy), path)
     processors = str(workload.cluster.processors)
     code, out, _ = run(
-        capsys, "check", str(path), "--processors", processors, "--policy", "easy",
-        "--format", "json",
+        capsys,
+        "check",
+        str(path),
+        "--processors",
+        processors,
+        "--policy",
+        "easy",
+        "--format",
+        "json",
     )
     report = json.loads(out)
     assert code == 1 and not report["ok"]
@@ -253,7 +273,9 @@ def test_a_job_without_requested_time_cannot_be_checked_for_easy(
     assert code == 2 and "requested_time" in err and "job 1 (line 2)" in err
 
 
-def test_no_overtaking_and_within_uptime(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_no_overtaking_and_within_uptime(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # job 2 (4 processor-seconds, submitted later, bigger) finishes before job 1 (1 x 2 s)
     path = write(tmp_path, "1,0,1,10,5,7,0\n2,1,2,10,1,3,1-2\n")
     code, out, _ = run(capsys, "check", str(path), "--processors", "4", "--no-overtaking")
@@ -263,7 +285,9 @@ def test_no_overtaking_and_within_uptime(tmp_path: Path, capsys: pytest.CaptureF
     up.write_text("processor,start,planned_end\n0,0,6\n1,0,\n2,2,inf\n")
     code, out, _ = run(capsys, "check", str(path), "--processors", "4", "--within-uptime", str(up))
     assert code == 1
-    assert "uptime: job 1 runs on processor 0 from t=5 to t=7, after its planned down time t=6" in out
+    assert (
+        "uptime: job 1 runs on processor 0 from t=5 to t=7, after its planned down time t=6" in out
+    )
     assert "uptime: job 2 starts on processor 2 at t=1, while it is down" in out
     up.write_text("processor,begin\n")
     assert run(capsys, "check", str(path), "--processors", "4", "--within-uptime", str(up))[0] == 2
@@ -289,7 +313,12 @@ def _as_schedule(record: RunRecord) -> Schedule:
     return Schedule(
         tuple(
             ScheduledJob(
-                o.job, o.submit, o.procs, o.requested_time, o.start, o.end,
+                o.job,
+                o.submit,
+                o.procs,
+                o.requested_time,
+                o.start,
+                o.end,
                 _intervals(o.place) if o.start is not None else None,
             )
             for o in record.outcomes
@@ -317,7 +346,7 @@ def scrambled(draw: st.DrawFn) -> tuple[Schedule, RunRecord, int]:
         start = job.submit + draw(st.integers(0, 30))
         starts[job.id] = start
         ends[job.id] = start + draw(st.integers(0, job.requested_time))
-        first = draw(st.integers(0, capacity - job.procs))
+        first = draw(st.integers(0, capacity - job.procs + 1))  # sometimes off the machine
         places[job.id] = tuple(range(first, first + job.procs))
     record = RunRecord.from_schedule(jobs, starts, ends, places, capacity=capacity)
     return _as_schedule(record), record, capacity
