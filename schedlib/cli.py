@@ -123,7 +123,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if args.output:
         from schedlib.results.export import write_record
 
-        write_record(record, args.output)
+        write_record(record, args.output, workload_name=workload.name)
     _print_summaries([summary_row(workload, record)], args)
     return 0
 
