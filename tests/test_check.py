@@ -308,34 +308,6 @@ def test_our_own_output_round_trips(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- differential
 
 
-def _as_schedule(record: RunRecord) -> Schedule:
-    """What `schedlib check` would read from the record's CSV."""
-    return Schedule(
-        tuple(
-            ScheduledJob(
-                o.job,
-                o.submit,
-                o.procs,
-                o.requested_time,
-                o.start,
-                o.end,
-                _intervals(o.place) if o.start is not None else None,
-            )
-            for o in record.outcomes
-        )
-    )
-
-
-def _intervals(units: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    out: list[tuple[int, int]] = []
-    for unit in sorted(units):
-        if out and out[-1][1] == unit - 1:
-            out[-1] = (out[-1][0], unit)
-        else:
-            out.append((unit, unit))
-    return tuple(out)
-
-
 @st.composite
 def scrambled(draw: st.DrawFn) -> tuple[Schedule, RunRecord, int]:
     """A schedule with random starts and places (often wrong), and the same as a record."""
@@ -349,7 +321,7 @@ def scrambled(draw: st.DrawFn) -> tuple[Schedule, RunRecord, int]:
         first = draw(st.integers(0, capacity - job.procs + 1))  # sometimes off the machine
         places[job.id] = tuple(range(first, first + job.procs))
     record = RunRecord.from_schedule(jobs, starts, ends, places, capacity=capacity)
-    return _as_schedule(record), record, capacity
+    return Schedule.from_record(record), record, capacity
 
 
 def _fails(check: object, *args: object) -> bool:
@@ -390,7 +362,7 @@ def test_fast_easy_head_agrees_on_backfilling_runs(
     cluster, jobs = instance
     decide = greedy if variant == "greedy" else None
     record = schedule(jobs, cluster, policy="easy", decide=decide)
-    table = _as_schedule(record)
+    table = Schedule.from_record(record)
     expected = _fails(check_easy_head_never_delayed, record)
     assert bool(list(easy_head_violations(table, cluster.processors))) == expected
     if variant == "easy":

@@ -49,6 +49,7 @@ from typing import IO, Any
 from schedlib.errors import InvalidValueError
 from schedlib.model import FinalState, JobOutcome, RunRecord
 from schedlib.results.metrics import summarize
+from schedlib.results.schedules import unit_intervals
 from schedlib.results.tables import jsonable
 
 __all__ = [
@@ -110,16 +111,7 @@ def interval_set(units: Iterable[int]) -> str:
     >>> interval_set([5, 1, 2])
     '1-2 5'
     """
-    ids = sorted(set(units))
-    parts: list[str] = []
-    i = 0
-    while i < len(ids):
-        j = i
-        while j + 1 < len(ids) and ids[j + 1] == ids[j] + 1:
-            j += 1
-        parts.append(str(ids[i]) if i == j else f"{ids[i]}-{ids[j]}")
-        i = j + 1
-    return " ".join(parts)
+    return " ".join(str(lo) if lo == hi else f"{lo}-{hi}" for lo, hi in unit_intervals(units))
 
 
 def _row(o: JobOutcome, workload_name: str) -> dict[str, Any]:

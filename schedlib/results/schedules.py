@@ -50,6 +50,7 @@ from typing import IO, Any, NamedTuple
 import attrs
 
 from schedlib.errors import WorkloadFormatError
+from schedlib.model import RunRecord
 
 __all__ = [
     "Schedule",
@@ -60,6 +61,7 @@ __all__ = [
     "read_schedule_csv",
     "read_schedule_swf",
     "read_up_times",
+    "unit_intervals",
 ]
 
 Interval = tuple[int, int]
@@ -121,6 +123,52 @@ class Schedule:
     jobs: tuple[ScheduledJob, ...]
     capacity: int | None = None
     source: str = "<stream>"
+
+    @classmethod
+    def from_record(cls, record: RunRecord, source: str | None = None) -> Schedule:
+        """The schedule of a finished run: each job's first start and last end, and the
+        processors of its last start (as in the exported CSV).
+
+        Examples
+        --------
+        >>> from schedlib.model import EventKind as K, Job, JobEvent
+        >>> rec = RunRecord.from_log("fcfs", [Job(1, 0, 2, 10, 4)],
+        ...     [JobEvent(0, 1, K.SUBMIT), JobEvent(1, 1, K.START, (0, 1)),
+        ...      JobEvent(5, 1, K.COMPLETE, (0, 1))], capacity=2)
+        >>> Schedule.from_record(rec).jobs[0]
+        ScheduledJob(id=1, submit=0, procs=2, requested_time=10, start=1, end=5, allocation=((0, 1),), state='completed', line=0)
+        """  # noqa: E501
+        jobs = tuple(
+            ScheduledJob(
+                o.job,
+                o.submit,
+                o.procs,
+                o.requested_time,
+                o.start,
+                o.end if o.start is not None else None,
+                unit_intervals(o.place) if o.start is not None and o.place else None,
+                o.state.value if o.state is not None else "",
+            )
+            for o in record.outcomes
+        )
+        return cls(jobs, record.capacity, source or record.algorithm)
+
+
+def unit_intervals(units: Iterable[int]) -> tuple[Interval, ...]:
+    """Processor ids as sorted inclusive intervals of consecutive ids.
+
+    Examples
+    --------
+    >>> unit_intervals([8, 0, 1, 2, 3])
+    ((0, 3), (8, 8))
+    """
+    out: list[Interval] = []
+    for unit in sorted(set(units)):
+        if out and out[-1][1] == unit - 1:
+            out[-1] = (out[-1][0], unit)
+        else:
+            out.append((unit, unit))
+    return tuple(out)
 
 
 def parse_interval_set(text: str) -> tuple[Interval, ...]:
