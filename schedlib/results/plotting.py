@@ -134,15 +134,17 @@ def load_steps(schedule: Schedule) -> tuple[list[float], list[int], list[int]]:
     for job in schedule.jobs:
         if job.start is None or job.end is None:
             continue
-        for time, busy, queued in (
+        for time, more, waiting in (
             (job.submit, 0, 1),
             (job.start, job.procs, -1),
             (job.end, -job.procs, 0),
         ):
             change = changes.setdefault(time, [0, 0])
-            change[0] += busy
-            change[1] += queued
-    times, busy, queued = [], [], []
+            change[0] += more
+            change[1] += waiting
+    times: list[float] = []
+    busy: list[int] = []
+    queued: list[int] = []
     used = waiting = 0
     for time in sorted(changes):
         used += changes[time][0]

@@ -498,5 +498,5 @@ def read_up_times(path: str | Path) -> list[UpTime]:
                         value=text,
                     )
                 values.append(value)
-            periods.append(UpTime(*values))
+            periods.append(UpTime(int(values[0]), values[1], values[2]))
     return periods

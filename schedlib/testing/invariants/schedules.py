@@ -599,7 +599,7 @@ def uptime_violations(schedule: Schedule, up: Iterable[UpTime]) -> Iterator[Viol
             continue
         for lo, hi in job.allocation:
             for unit in range(lo, hi + 1):
-                i = bisect.bisect_right(starts.get(unit, []), job.start) - 1
+                i = bisect.bisect_right(starts.get(unit, []), job.start) - 1  # type: ignore[type-var]
                 if i < 0:
                     yield Violation(
                         "uptime",
