@@ -653,19 +653,31 @@ def schedule_violations(
     ValueError
         For an unknown policy, or an EASY check of jobs without requested time.
     """
+    periods = None if up is None else list(up)
+    for kind in _kinds(policy, no_overtaking=no_overtaking, uptime=periods is not None):
+        if kind == "accounting":
+            yield from accounting_violations(schedule)
+        elif kind == "lifecycle":
+            yield from lifecycle_violations(schedule)
+        elif kind == "capacity":
+            yield from capacity_violations(schedule, capacity)
+        elif kind == "fcfs":
+            yield from fcfs_violations(schedule)
+        elif kind == "easy-head":
+            yield from easy_head_violations(schedule, capacity)
+        elif kind == "overtaking":
+            yield from overtaking_violations(schedule)
+        else:
+            yield from uptime_violations(schedule, periods or ())
+
+
+def _kinds(policy: str | None, *, no_overtaking: bool, uptime: bool) -> tuple[str, ...]:
+    """The kinds of violation checked, in report order."""
     if policy not in (None, "easy", "fcfs"):
         raise ValueError(f"policy = {policy!r}: must be easy or fcfs")
-    yield from accounting_violations(schedule)
-    yield from lifecycle_violations(schedule)
-    yield from capacity_violations(schedule, capacity)
-    if policy == "fcfs":
-        yield from fcfs_violations(schedule)
-    if policy == "easy":
-        yield from easy_head_violations(schedule, capacity)
-    if no_overtaking:
-        yield from overtaking_violations(schedule)
-    if up is not None:
-        yield from uptime_violations(schedule, up)
+    wanted = {"fcfs": policy == "fcfs", "easy-head": policy == "easy"}
+    wanted.update(overtaking=no_overtaking, uptime=uptime)
+    return tuple(kind for kind in VIOLATION_KINDS if wanted.get(kind, True))
 
 
 @attrs.frozen(slots=True)
@@ -766,19 +778,12 @@ def check_report(
     capacity: 6 of 4 processors in use at t=1: job 2 (3) starts while jobs 1 run
     FAILED: x.csv: 2 jobs (2 ran) on 4 processors: 1 violation(s): 1 capacity
     """
-    checks = ["accounting", "lifecycle", "capacity"]
-    if policy == "fcfs":
-        checks.append("fcfs")
-    if policy == "easy":
-        checks.append("easy-head")
-    if no_overtaking:
-        checks.append("overtaking")
-    if up is not None:
-        checks.append("uptime")
+    periods = None if up is None else list(up)
+    checks = _kinds(policy, no_overtaking=no_overtaking, uptime=periods is not None)
     counts: Counter[str] = Counter()
     shown: list[Violation] = []
     for v in schedule_violations(
-        schedule, capacity=capacity, policy=policy, no_overtaking=no_overtaking, up=up
+        schedule, capacity=capacity, policy=policy, no_overtaking=no_overtaking, up=periods
     ):
         counts[v.kind] += 1
         if len(shown) < show:
@@ -788,7 +793,7 @@ def check_report(
         jobs=len(schedule.jobs),
         ran=sum(1 for j in schedule.jobs if j.start is not None),
         capacity=capacity,
-        checks=tuple(checks),
+        checks=checks,
         shown=tuple(shown),
         counts=tuple((kind, counts[kind]) for kind in checks),
     )
