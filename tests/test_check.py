@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from schedlib.backfill import schedule
@@ -117,6 +117,23 @@ def test_a_backfill_submitted_with_the_head_is_checked_before_it_starts(
     )
     assert code == 1
     assert "EASY head job 2 starts at t=21, 11 s later than its shadow time t=10" in out
+
+
+def test_the_shadow_time_is_recomputed_when_a_job_ends_early(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Job 3 (the head) needs the machine: shadow t=100 at t=1, but job 1 ends early at t=20,
+    # and from then the shadow time is t=50 (job 2's planned end). Job 4 backfills at t=21
+    # until t=60 on processors job 3 needs: a delay of 10 s past the new shadow time.
+    body = "1,0,2,100,0,20,0-1\n2,0,2,50,0,50,2-3\n3,1,4,10,60,70,0-3\n4,21,2,39,21,60,0-1\n"
+    code, out, _ = run(
+        capsys, "check", str(write(tmp_path, body)), "--processors", "4", "--policy", "easy"
+    )
+    assert code == 1
+    assert (
+        "EASY head job 3 starts at t=60, 10 s later than its shadow time t=50 (computed at t=20"
+        in out
+    )
 
 
 def test_greedy_backfilling_of_a_real_trace_slice_is_flagged(
@@ -395,3 +412,50 @@ def test_fast_overtaking_agrees_with_the_definition(case: tuple[Schedule, RunRec
     table, _, _ = case
     found = {v.jobs[0] for v in overtaking_violations(table)}
     assert found == _overtaking_pairs_plain(table)
+
+
+# --------------------------------------------------------------------------- the reader
+
+
+_VALID = st.integers(0, 40).map(str)
+_ODD = st.sampled_from(["", " ", "-2", "2.5", "1e1", "x", " 7", "0-3", "1 4-5", "3-1"])
+_CELLS = st.one_of(_VALID, _VALID, _VALID, _VALID, _VALID, _VALID, _ODD)  # mostly valid
+
+
+@given(st.lists(st.lists(_CELLS, min_size=7, max_size=8), min_size=1, max_size=4))
+@example([["1", "0", "-2", "10", "0", "5", "0"]])  # a negative count
+@example([["1", "0", "2", "10", "0", "5", " "]])  # a blank allocation
+@example([["1", "0.5", "2", "10", "1.5", "5", "0-1"]])  # floats
+@example([["1", "0", "2", "10", "3", "", "0-1"]])  # a start without an end
+@example([["1", " 0", "2", " 10", "3 ", "5", "0-1 "]])  # spaces
+def test_the_fast_path_reads_what_the_careful_one_reads(rows: list[list[str]]) -> None:
+    import csv
+    import io
+
+    from schedlib.errors import WorkloadFormatError
+    from schedlib.results.schedules import _Rows, read_schedule_csv
+
+    text = io.StringIO()
+    csv.writer(text, lineterminator="\n").writerows(
+        [HEADER.strip().split(","), *([f"j{i}", *r[1:]] for i, r in enumerate(rows))]
+    )
+
+    def careful() -> object:
+        reader = _Rows("f.csv", HEADER.strip().split(","))
+        for line, row in enumerate(csv.reader(io.StringIO(text.getvalue())), start=1):
+            if line > 1 and row:
+                reader.add(row, line)
+        return reader.schedule(None)
+
+    outcomes = []
+    for read in (lambda: read_schedule_csv(io.StringIO(text.getvalue()), "f.csv"), careful):
+        try:
+            outcomes.append(read())
+        except WorkloadFormatError as error:
+            outcomes.append(str(error))
+    assert outcomes[0] == outcomes[1]
+
+
+def test_an_empty_schedule_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "check", str(write(tmp_path, "")), "--processors", "4")
+    assert code == 0 and "0 jobs (0 ran) on 4 processors" in out

@@ -43,6 +43,7 @@ from __future__ import annotations
 import bisect
 import heapq
 import math
+import operator
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -50,7 +51,7 @@ from typing import Any
 import attrs
 
 from schedlib.errors import InvalidValueError
-from schedlib.results.schedules import Schedule, ScheduledJob, UpTime
+from schedlib.results.schedules import Schedule, ScheduledJob, UpTime, paused_gc
 
 __all__ = [
     "VIOLATION_KINDS",
@@ -108,6 +109,10 @@ class Violation:
             "jobs": list(self.jobs),
             "time": self.time,
         }
+
+
+_LOG_ORDER = operator.itemgetter(0, 1, 2, 3)
+"""Sort key of the log tuples below: time, group, file position, phase."""
 
 
 def _ran(schedule: Schedule) -> list[tuple[int, ScheduledJob]]:
@@ -204,7 +209,7 @@ def _events(ran: Sequence[tuple[int, ScheduledJob]]) -> list[tuple[Any, ...]]:
         elif job.end > job.start:  # type: ignore[operator]
             events.append((job.start, 2, position, 0, job))
             events.append((job.end, 0, position, 1, job))
-    events.sort(key=lambda e: e[:4])
+    events.sort(key=_LOG_ORDER)
     return events
 
 
@@ -447,7 +452,7 @@ def easy_head_violations(schedule: Schedule, capacity: int) -> Iterator[Violatio
         elif job.end > job.start:
             log.append((job.start, 3, position, 0, job))
             log.append((job.end, 0, position, 1, job))
-    log.sort(key=lambda e: e[:4])
+    log.sort(key=_LOG_ORDER)
     waiting: list[tuple[Any, Any, int]] = []  # heap of (submit, id, position), lazy deletion
     gone: set[int] = set()
     in_use = 0
@@ -459,10 +464,14 @@ def easy_head_violations(schedule: Schedule, capacity: int) -> Iterator[Violatio
             heapq.heappop(waiting)
         return waiting[0][2] if waiting else None
 
+    # The shadow time of an unchanged head on an unchanged machine never decreases: skip it.
+    last: list[Any] = [None, True]  # [head at the last computation, machine changed since]
+
     def promise(now: float) -> None:
         first = head()
-        if first is None:
+        if first is None or (first == last[0] and not last[1]):
             return
+        last[0], last[1] = first, False
         procs = jobs[first].procs
         free = capacity - in_use
         if free >= procs:
@@ -488,11 +497,13 @@ def easy_head_violations(schedule: Schedule, capacity: int) -> Iterator[Violatio
                 gone.add(position)
                 held.add(rank[job.start + job.requested_time], job.procs)
                 in_use += job.procs
+                last[1] = True
             elif group == 1:  # rejected on arrival
                 gone.add(position)
             else:  # an end
                 held.add(rank[job.start + job.requested_time], -job.procs)
                 in_use -= job.procs
+                last[1] = True
         promise(now)
     for position, (shadow, when) in sorted(bound.items()):
         job = jobs[position]
@@ -782,12 +793,13 @@ def check_report(
     checks = _kinds(policy, no_overtaking=no_overtaking, uptime=periods is not None)
     counts: Counter[str] = Counter()
     shown: list[Violation] = []
-    for v in schedule_violations(
-        schedule, capacity=capacity, policy=policy, no_overtaking=no_overtaking, up=periods
-    ):
-        counts[v.kind] += 1
-        if len(shown) < show:
-            shown.append(v)
+    with paused_gc():
+        for v in schedule_violations(
+            schedule, capacity=capacity, policy=policy, no_overtaking=no_overtaking, up=periods
+        ):
+            counts[v.kind] += 1
+            if len(shown) < show:
+                shown.append(v)
     return CheckReport(
         source=schedule.source,
         jobs=len(schedule.jobs),
