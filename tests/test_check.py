@@ -181,7 +181,22 @@ def test_without_allocations_capacity_is_checked_by_counts(
     path = write(tmp_path, "1,0,3,100,0,100,\n2,5,2,100,10,50,\n3,5,1,50,100,130,\n")
     code, out, _ = run(capsys, "check", str(path), "--processors", "4")
     assert code == 1
-    assert "capacity: 5 of 4 processors in use at t=10: job 2 (2) starts while jobs 1 run" in out
+    assert (
+        "capacity: 5 of 4 processors in use at t=10: job 2 (2 processors) starts while job 1 runs"
+        in out
+    )
+
+
+def test_a_count_violation_names_at_most_five_running_jobs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = "".join(f"{i},0,1,100,0,100,\n" for i in range(1, 8))  # 7 jobs on 6 processors
+    code, out, _ = run(capsys, "check", str(write(tmp_path, body)), "--processors", "6")
+    assert code == 1
+    assert (
+        "7 of 6 processors in use at t=0: job 7 (1 processors) starts while "
+        "jobs 1, 2, 3, 4, 5 ... run" in out
+    )
 
 
 def test_lifecycle_and_accounting_violations_are_named(
@@ -279,7 +294,10 @@ def test_an_swf_trace_is_checked_with_its_header_size(
     code, out, _ = run(capsys, "check", str(path), "--policy", "fcfs")
     assert code == 0 and "3 jobs (2 ran) on 5 processors" in out
     code, out, _ = run(capsys, "check", str(path), "--processors", "4")
-    assert code == 1 and "5 of 4 processors in use at t=40: job 2 (2) starts" in out
+    assert (
+        code == 1
+        and "5 of 4 processors in use at t=40: job 2 (2 processors) starts while job 1 runs" in out
+    )
 
 
 def test_a_job_without_requested_time_cannot_be_checked_for_easy(

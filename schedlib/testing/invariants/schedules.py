@@ -283,21 +283,23 @@ def _count_violations(
     ran: Sequence[tuple[int, ScheduledJob]], capacity: int
 ) -> Iterator[Violation]:
     used = 0
-    running: dict[Any, ScheduledJob] = {}
-    for time, _, _, is_end, job in _events(ran):
+    running: dict[int, ScheduledJob] = {}  # by file position
+    for time, _, position, is_end, job in _events(ran):
         if is_end:
             used -= job.procs
-            running.pop(job.id, None)
+            running.pop(position, None)
             continue
         used += job.procs
-        running[job.id] = job
+        running[position] = job
         if used > capacity:
-            others = sorted((j for j in running.values() if j is not job), key=_key)[:5]
+            others = heapq.nsmallest(5, (j for p, j in running.items() if p != position), key=_key)
             named = ", ".join(str(j.id) for j in others)
+            more = " ..." if len(running) > 6 else ""
+            who = f"jobs {named}{more} run" if len(running) > 2 else f"job {named} runs"
             yield Violation(
                 "capacity",
                 f"{used} of {capacity} processors in use at t={time}: job {job.id} "
-                f"({job.procs}) starts while jobs {named}{' ...' if len(running) > 6 else ''} run",
+                f"({job.procs} processors) starts while {who}",
                 (job.id, *(j.id for j in others)),
                 time,
             )
@@ -786,7 +788,7 @@ def check_report(
     >>> s = Schedule((J(1, 0, 3, 10, 0, 5), J(2, 0, 3, 10, 1, 9)), source="x.csv")
     >>> report = check_report(s, capacity=4)
     >>> print("\\n".join(report.lines()))
-    capacity: 6 of 4 processors in use at t=1: job 2 (3) starts while jobs 1 run
+    capacity: 6 of 4 processors in use at t=1: job 2 (3 processors) starts while job 1 runs
     FAILED: x.csv: 2 jobs (2 ran) on 4 processors: 1 violation(s): 1 capacity
     """
     periods = None if up is None else list(up)
