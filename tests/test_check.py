@@ -28,7 +28,7 @@ from schedlib.testing.invariants.schedules import (
     overtaking_violations,
 )
 from schedlib.testing.strategies.backfill import parallel_instances
-from schedlib.workloads import default_workload
+from schedlib.workloads import default_workload, load_workload
 
 HEADER = (
     "job_id,submission_time,requested_number_of_resources,requested_time,"
@@ -326,6 +326,47 @@ def test_no_overtaking_and_within_uptime(
     assert "uptime: job 2 starts on processor 2 at t=1, while it is down" in out
     up.write_text("processor,begin\n")
     assert run(capsys, "check", str(path), "--processors", "4", "--within-uptime", str(up))[0] == 2
+
+
+def test_a_batsim_file_with_floats_and_rejected_jobs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    header = (
+        "job_id,workload_name,profile,submission_time,requested_number_of_resources,"
+        "requested_time,success,final_state,starting_time,execution_time,finish_time,"
+        "waiting_time,turnaround_time,stretch,allocated_resources,consumed_energy,metadata\n"
+    )
+    body = (
+        "1,w0,delay,0.000000,2,10.000000,1,COMPLETED_SUCCESSFULLY,0.000000,5.500000,5.500000,"
+        "0.000000,5.500000,1.000000,0-1,-1,\n"
+        "2,w0,delay,1.000000,4,10.000000,0,REJECTED,-1,-1,-1,-1,-1,-1,,-1,\n"
+        "3,w0,delay,2.000000,2,10.000000,1,COMPLETED_SUCCESSFULLY,5.500000,4.000000,9.500000,"
+        "3.500000,7.500000,1.875000,0-1,-1,\n"
+    )
+    path = write(tmp_path, body, header=header)
+    jobs = read_schedule(path).jobs
+    assert [(j.id, j.start, j.end) for j in jobs] == [(1, 0, 5.5), (2, None, None), (3, 5.5, 9.5)]
+    code, out, _ = run(capsys, "check", str(path), "--processors", "2", "--policy", "fcfs")
+    assert code == 0 and "3 jobs (2 ran)" in out
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "KTH-SP2-1996-2.1-cln",
+        pytest.param("CEA-Curie-2011-2.1-cln", marks=pytest.mark.slow),  # 312,826 jobs
+    ],
+)
+def test_easy_on_a_whole_real_trace_passes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], traces_dir: Path, name: str
+) -> None:
+    output = tmp_path / "easy.csv"
+    trace = str(traces_dir / f"{name}.swf.gz")
+    assert run(capsys, "run", "--workload", trace, "--output", str(output))[0] == 0
+    size = str(load_workload(Path(trace), limit=1).cluster.processors)
+    code, out, _ = run(capsys, "check", str(output), "--processors", size, "--policy", "easy")
+    assert code == 0, out
+    assert out.startswith("OK: ") and "easy-head" in out
 
 
 def test_our_own_output_round_trips(tmp_path: Path) -> None:

@@ -10,7 +10,8 @@ one from
   `finish_time` are needed (`execution_time` stands in for a missing
   `finish_time`); `requested_time`, `allocated_resources` (an interval set
   such as `0-3 8`) and `final_state` are read when present. An empty
-  `starting_time` means the job never started;
+  `starting_time`, or the final state `REJECTED` (whatever times Batsim
+  writes for it), means the job never started;
 - schedlib's JSON output (`schedlib run --output run.json`), which also says
   the machine size;
 - an SWF trace, whose wait times give the start times (start = submit +
@@ -328,7 +329,12 @@ class _Rows:
                 self.add(row, line)
 
     def schedule(self, capacity: int | None) -> Schedule:
-        jobs = self.jobs
+        jobs = [
+            j._replace(start=None, end=None, allocation=None)
+            if j.state == "REJECTED" and j.start is not None
+            else j
+            for j in self.jobs
+        ]
         if all(j.id.lstrip("-").isdigit() for j in jobs):
             jobs = [j._replace(id=int(j.id)) for j in jobs]
         return Schedule(tuple(jobs), capacity, self.source)

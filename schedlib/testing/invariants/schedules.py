@@ -225,7 +225,8 @@ def capacity_violations(schedule: Schedule, capacity: int) -> Iterator[Violation
     (intervals half-open, so a processor freed at $t$ may be reused at $t$).
     When some job that ran has no allocation (e.g. an SWF trace), the check
     is by counts instead: at no instant do the running jobs hold more than
-    `capacity` processors. Also, no job is wider than the machine.
+    `capacity` processors. Also, no job that ran is wider than the machine
+    (one that never started was rightly rejected).
 
     Notes
     -----
@@ -234,7 +235,7 @@ def capacity_violations(schedule: Schedule, capacity: int) -> Iterator[Violation
     intervals of processor ids sorted).
     """
     for job in schedule.jobs:
-        if job.procs > capacity:
+        if job.procs > capacity and job.start is not None:  # rejecting it is right
             yield Violation(
                 "capacity",
                 f"job {job.id} needs {job.procs} processors, more than the machine's {capacity}",
