@@ -350,13 +350,7 @@ def test_a_batsim_file_with_floats_and_rejected_jobs(
     assert code == 0 and "3 jobs (2 ran)" in out
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        "KTH-SP2-1996-2.1-cln",
-        pytest.param("CEA-Curie-2011-2.1-cln", marks=pytest.mark.slow),  # 312,826 jobs
-    ],
-)
+@pytest.mark.parametrize("name", ["KTH-SP2-1996-2.1-cln"])  # CEA-Curie: see the how-to's timing
 def test_easy_on_a_whole_real_trace_passes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], traces_dir: Path, name: str
 ) -> None:
