@@ -289,10 +289,11 @@ def test_an_swf_trace_is_checked_with_its_header_size(
     line = "{} {} {} {} {} -1 -1 {} 100 -1 1 1 1 -1 -1 -1 -1 -1\n"
     records = [(1, 0, 0, 50, 3), (2, 10, 30, 30, 2), (3, 20, -1, -1, 4)]  # job 3 never ran
     body = "".join(line.format(j, s, w, r, p, p) for j, s, w, r, p in records)
+    body += "4 20 1 0 5 -1 -1 5 100 -1 5 1 1 -1 -1 -1 -1 -1\n"  # cancelled while it waited
     path = tmp_path / "log.swf"
     path.write_text("; MaxProcs: 5\n" + body)
     code, out, _ = run(capsys, "check", str(path), "--policy", "fcfs")
-    assert code == 0 and "3 jobs (2 ran) on 5 processors" in out
+    assert code == 0 and "4 jobs (2 ran) on 5 processors" in out
     code, out, _ = run(capsys, "check", str(path), "--processors", "4")
     assert (
         code == 1

@@ -385,7 +385,7 @@ def read_schedule_swf(source: Any) -> Schedule:
     """Read an SWF trace as a schedule: start = submit + wait, end = start + run time.
 
     A record with an unknown (`-1`) wait or run time, or no processors, never
-    started. The processors held are field 5 (allocated), else field 8
+    started, nor did a cancelled one (status 5) with a run time of 0. The processors held are field 5 (allocated), else field 8
     (requested). The capacity is the header's `MaxProcs`, if any.
 
     Raises
@@ -403,7 +403,8 @@ def read_schedule_swf(source: Any) -> Schedule:
     with open_swf(source) as reader:
         for r in reader:
             procs = r.allocated_procs if r.allocated_procs > 0 else r.requested_procs
-            started = r.wait >= 0 and r.runtime >= 0 and procs > 0
+            cancelled = r.status == 5 and r.runtime == 0  # cancelled while it waited
+            started = r.wait >= 0 and r.runtime >= 0 and procs > 0 and not cancelled
             start = r.submit + r.wait if started else None
             end = start + r.runtime if start is not None else None
             requested = r.requested_time if r.requested_time > 0 else None
