@@ -385,8 +385,9 @@ def read_schedule_swf(source: Any) -> Schedule:
     """Read an SWF trace as a schedule: start = submit + wait, end = start + run time.
 
     A record with an unknown (`-1`) wait or run time, or no processors, never
-    started, nor did a cancelled one (status 5) with a run time of 0. The processors held are field 5 (allocated), else field 8
-    (requested). The capacity is the header's `MaxProcs`, if any.
+    started, nor did a cancelled one (status 5) with a run time of 0. The
+    processors held are field 5 (allocated), else field 8 (requested). The
+    capacity is the header's `MaxProcs`, if any.
 
     Raises
     ------
