@@ -188,7 +188,10 @@ def _cmd_plot(args: argparse.Namespace) -> int:
         from schedlib.results.metrics import SUMMARY_UNITS
         from schedlib.results.plotting import plot_sweep
 
-        results = read_sweep(source)
+        try:
+            results = read_sweep(source)
+        except UnicodeDecodeError:
+            raise SchedlibError(f"{source}: not a text file (not UTF-8)") from None
         parameters: list[str] = []
         for config, _ in results.results.values():
             parameters += [k for k in config if k not in parameters]
@@ -230,7 +233,7 @@ def _is_sweep_file(path: Path) -> bool:
         return True
     if path.suffix.lower() != ".json":
         return False
-    with path.open(encoding="utf-8") as stream:
+    with path.open(encoding="utf-8", errors="replace") as stream:
         first = stream.readline()
     try:
         return isinstance(entry := json.loads(first), dict) and "configuration" in entry

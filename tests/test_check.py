@@ -278,6 +278,28 @@ def test_unreadable_files_exit_2(
     assert expected in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["check", "{junk}.json", "--processors", "4"],
+        ["check", "{junk}.csv", "--processors", "4"],
+        ["check", "{ok}", "--processors", "4", "--within-uptime", "{junk}.csv"],
+        ["plot", "{junk}.json"],
+        ["plot", "{junk}.jsonl"],
+    ],
+)
+def test_binary_files_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    junk = tmp_path / "junk"
+    for suffix in (".json", ".csv", ".jsonl"):
+        junk.with_suffix(suffix).write_bytes(bytes(range(128, 256)) * 3)
+    ok = write(tmp_path, "1,0,1,100,0,10,0\n")
+    code, out, err = run(capsys, *(a.format(junk=junk, ok=ok) for a in argv))
+    assert code == 2 and out == ""
+    assert err.endswith(": not a text file (not UTF-8)\n") and err.count("\n") == 1
+
+
 def test_a_csv_needs_the_machine_size(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "check", str(write(tmp_path, "1,0,1,100,0,10,0\n")))
     assert code == 2 and "give --processors N" in err

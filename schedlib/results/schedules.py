@@ -368,6 +368,8 @@ def _read_json(path: Path) -> Schedule:
         payload = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as error:
         raise WorkloadFormatError(source, error.lineno, f"not JSON: {error.msg}") from None
+    except UnicodeDecodeError:
+        raise WorkloadFormatError(source, None, "not a text file (not UTF-8)") from None
     if not isinstance(payload, dict) or not isinstance(payload.get("jobs"), list):
         raise WorkloadFormatError(source, None, "no 'jobs' list: not a schedlib run (JSON)")
     jobs = payload["jobs"]
@@ -528,6 +530,15 @@ def read_up_times(path: str | Path) -> list[UpTime]:
     [UpTime(processor=0, start=0, planned_end=84), UpTime(processor=0, start=100, planned_end=inf)]
     """
     source = str(path)
+    try:
+        return _read_up_times(path, source)
+    except UnicodeDecodeError:
+        raise WorkloadFormatError(source, None, "not a text file (not UTF-8)") from None
+    except csv.Error as error:
+        raise WorkloadFormatError(source, None, f"not CSV: {error}") from None
+
+
+def _read_up_times(path: str | Path, source: str) -> list[UpTime]:
     periods = []
     with open(path, encoding="utf-8", newline="") as stream:
         reader = csv.DictReader(stream)
