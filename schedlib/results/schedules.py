@@ -287,7 +287,7 @@ class _Rows:
         )
 
     def add_all(self, numbered: Iterable[tuple[list[str], int]]) -> None:
-        """Add rows; integers take a fast path, anything else (floats, blanks, errors) the
+        """Add rows; well-formed ones take a fast path, anything else (blanks, errors) the
         careful one above, which gives the same job or names the fault."""
         get = self.index.get
         i_id, i_sub, i_procs, i_start = (self.index[c] for c in _NEEDED)
@@ -300,6 +300,7 @@ class _Rows:
             parse_interval_set,
             ScheduledJob,
         )
+        number = _number
         for row, line in numbered:
             try:
                 start_text = row[i_start]  # type: ignore[index]
@@ -315,11 +316,11 @@ class _Rows:
                 append(
                     job(
                         job_id,
-                        int(row[i_sub]),  # type: ignore[index]
+                        number(row[i_sub]),  # type: ignore[index]
                         procs,
-                        int(req_text) if req_text else None,
-                        int(start_text) if start_text else None,
-                        int(end_text) if end_text else None,
+                        number(req_text) if req_text else None,
+                        number(start_text) if start_text else None,
+                        number(end_text) if end_text else None,
                         intervals(alloc_text) if alloc_text.strip() else None,
                         row[i_state].strip() if i_state is not None else "",
                         line,
