@@ -307,39 +307,34 @@ def _count_violations(
 
 
 def _overlap_violations(ran: Sequence[tuple[int, ScheduledJob]]) -> Iterator[Violation]:
-    # Held intervals of processor ids, disjoint, sorted by first id: parallel lists.
+    # The held intervals of processor ids are disjoint: their first ids, sorted, and for
+    # each first id the interval's last id and its holder.
     los: list[int] = []
-    his: list[int] = []
-    holders: list[ScheduledJob] = []
+    held: dict[int, tuple[int, ScheduledJob]] = {}
     for time, _, _, is_end, job in _events(ran):
         assert job.allocation is not None
         if is_end:
             for lo, _hi in job.allocation:
-                i = bisect.bisect_left(los, lo)
-                while i < len(los) and los[i] == lo:
-                    if holders[i] is job:
-                        del los[i], his[i], holders[i]
-                        break
-                    i += 1
+                if lo in held and held[lo][1] is job:
+                    del held[lo]
+                    del los[bisect.bisect_left(los, lo)]
             continue
         for lo, hi in job.allocation:
-            i = bisect.bisect_right(los, hi)  # held intervals are disjoint: check the one before
-            clash = i - 1 if i > 0 and his[i - 1] >= lo else None
-            if clash is not None:
-                other = holders[clash]
-                first = max(lo, los[clash])
-                last = min(hi, his[clash])
+            i = bisect.bisect_right(los, hi)  # disjoint: only the one before can overlap
+            if i and held[los[i - 1]][0] >= lo:
+                other_lo = los[i - 1]
+                other_hi, other = held[other_lo]
                 yield Violation(
                     "capacity",
-                    f"{_unit_text(first, last)} oversubscribed at t={time}: job {job.id} starts "
-                    f"while job {other.id} runs there (until t={other.end})",
+                    f"{_unit_text(max(lo, other_lo), min(hi, other_hi))} oversubscribed at "
+                    f"t={time}: job {job.id} starts while job {other.id} runs there "
+                    f"(until t={other.end})",
                     (job.id, other.id),
                     time,
                 )
                 continue  # not held: the held intervals stay disjoint
             los.insert(i, lo)
-            his.insert(i, hi)
-            holders.insert(i, job)
+            held[lo] = (hi, job)
 
 
 def fcfs_violations(schedule: Schedule) -> Iterator[Violation]:
