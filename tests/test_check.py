@@ -175,6 +175,20 @@ def test_an_oversubscribed_schedule_exits_1_naming_the_jobs(
     ]
 
 
+def test_a_clashing_job_that_ends_does_not_free_the_holders_processors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = "1,0,2,100,0,100,0-1\n2,0,2,100,10,20,0-1\n3,0,2,100,30,40,0-1\n"
+    code, out, _ = run(capsys, "check", str(write(tmp_path, body)), "--processors", "4")
+    assert code == 1
+    assert out.splitlines()[:2] == [
+        "capacity: processors 0-1 oversubscribed at t=10: job 2 starts while job 1 runs there "
+        "(until t=100)",
+        "capacity: processors 0-1 oversubscribed at t=30: job 3 starts while job 1 runs there "
+        "(until t=100)",
+    ]
+
+
 def test_without_allocations_capacity_is_checked_by_counts(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
