@@ -524,60 +524,61 @@ def overtaking_violations(schedule: Schedule) -> Iterator[Violation]:
     """No job overtakes a smaller job submitted earlier (Mine et al. 2007 §1).
 
     Job $J$ overtakes $J'$ when $J'$ was submitted strictly earlier, is
-    strictly smaller, and $J$ finished strictly first; a job that did not
-    finish finishes "never". A job's size here is its work, processors ×
-    execution time (processor-seconds). Each overtaking job is reported once,
-    naming the overtaken job that finished last.
+    strictly smaller, and $J$ finished strictly first. A job's size here is
+    its work, processors × execution time (processor-seconds), so only jobs
+    that ran (started and ended) are compared: one that never started was
+    rejected, and one that never ended is a lifecycle violation. Each
+    overtaking job is reported once, naming the overtaken job that finished
+    last.
 
     Notes
     -----
     Complexity: $O(n \\log n)$: jobs in submission order, the latest finish
     among earlier jobs kept by size in a Fenwick tree of prefix maxima.
-    """
+
+    Examples
+    --------
+    >>> from schedlib.results.schedules import ScheduledJob as J
+    >>> jobs = (J(1, 0, 1, 10, 5, 7), J(2, 1, 2, 10, 1, 3), J(3, 2, 1, 10, None, None))
+    >>> [v.message for v in overtaking_violations(Schedule(jobs))]
+    ['job 2 (submitted t=1, size 4, finished t=3) overtakes job 1 (submitted t=0, size 2, finished t=7)']
+    """  # noqa: E501
+    ran = [j for j in schedule.jobs if j.start is not None and j.end is not None]
 
     def size(job: ScheduledJob) -> float:
-        if job.start is None or job.end is None:
-            return 0.0
-        return job.procs * (job.end - job.start)
+        return job.procs * (job.end - job.start)  # type: ignore[operator]
 
-    def finish(job: ScheduledJob) -> float:
-        return job.end if job.start is not None and job.end is not None else math.inf
-
-    sizes = sorted({size(j) for j in schedule.jobs})
+    sizes = sorted({size(j) for j in ran})
     rank = {s: i for i, s in enumerate(sizes)}
     n = len(sizes)
-    best: list[tuple[float, int]] = [(-math.inf, -1)] * (n + 1)  # prefix max of (finish, job)
-    order = sorted(range(len(schedule.jobs)), key=lambda k: schedule.jobs[k].submit)
+    best: list[tuple[float, int]] = [(-math.inf, -1)] * (n + 1)  # prefix max of (end, index)
+    order = sorted(range(len(ran)), key=lambda k: ran[k].submit)
     k = 0
     while k < len(order):
         group_end = k
-        submit = schedule.jobs[order[k]].submit
-        while group_end < len(order) and schedule.jobs[order[group_end]].submit == submit:
+        while group_end < len(order) and ran[order[group_end]].submit == ran[order[k]].submit:
             group_end += 1
-        for idx in order[k:group_end]:  # query among strictly earlier, strictly smaller jobs
-            job = schedule.jobs[idx]
-            if job.start is None or job.end is None:
-                continue
+        for idx in order[k:group_end]:  # among strictly earlier, strictly smaller jobs
+            job = ran[idx]
             i, top = rank[size(job)], (-math.inf, -1)
             while i > 0:
                 top = max(top, best[i])
                 i -= i & -i
-            if top[0] > job.end:
-                other = schedule.jobs[top[1]]
-                end = "never" if top[0] == math.inf else f"t={other.end}"
+            if top[0] > job.end:  # type: ignore[operator]
+                other = ran[top[1]]
                 yield Violation(
                     "overtaking",
                     f"job {job.id} (submitted t={job.submit}, size {size(job):g}, finished "
                     f"t={job.end}) overtakes job {other.id} (submitted t={other.submit}, "
-                    f"size {size(other):g}, finished {end})",
+                    f"size {size(other):g}, finished t={other.end})",
                     (job.id, other.id),
                     job.end,
                 )
         for idx in order[k:group_end]:
-            i = rank[size(schedule.jobs[idx])] + 1
-            item = (finish(schedule.jobs[idx]), idx)
+            i = rank[size(ran[idx])] + 1
+            item = (ran[idx].end, idx)
             while i <= n:
-                best[i] = max(best[i], item)
+                best[i] = max(best[i], item)  # type: ignore[assignment]
                 i += i & -i
         k = group_end
 
