@@ -46,9 +46,7 @@ def test_no_docstring_holds_a_control_character() -> None:
     assert not bad, f"docstrings with a control character (missing backslash): {bad}"
 
 
-JARGON = re.compile(
-    r"\b[Ss]eeds? (\d+, )*00[0-4]\b|\b[Pp]apers? (\d+, )*00[0-4]\b|\bSPEC\b"
-)
+JARGON = re.compile(r"\b[Ss]eeds? (\d+, )*00[0-4]\b|\b[Pp]apers? (\d+, )*00[0-4]\b|\bSPEC\b")
 """Internal names of the papers and of our specification: users never see them."""
 
 
@@ -69,7 +67,8 @@ def test_no_help_text_uses_internal_paper_names(capsys: pytest.CaptureFixture[st
     from schedlib.cli import main
     from schedlib.experiments import REPRODUCTIONS
 
-    commands = [[], ["run"], ["compare"], ["sweep"], *(["reproduce", n] for n in REPRODUCTIONS)]
+    commands = [[], ["run"], ["compare"], ["sweep"], ["check"], ["plot"]]
+    commands += [["reproduce", n] for n in REPRODUCTIONS]
     for command in commands:
         with pytest.raises(SystemExit):
             main([*command, "--help"])
