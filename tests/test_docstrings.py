@@ -20,6 +20,7 @@ import pytest
 import schedlib
 
 CONTROL = "\x07\x08\x0b\x0c"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _docstrings() -> list[tuple[str, str]]:
@@ -45,7 +46,7 @@ def test_no_docstring_holds_a_control_character() -> None:
     assert not bad, f"docstrings with a control character (missing backslash): {bad}"
 
 
-JARGON = re.compile(r"\b[Ss]eed 00[0-4]\b|\b[Pp]aper 00[0-4]\b|\bSPEC [A-E]\d\b")
+JARGON = re.compile(r"\b[Ss]eeds? (\d+, )*00[0-4]\b|\b[Pp]apers? (\d+, )*00[0-4]\b|\bSPEC\b")
 """Internal names of the papers and of our specification: users never see them."""
 
 
@@ -66,9 +67,25 @@ def test_no_help_text_uses_internal_paper_names(capsys: pytest.CaptureFixture[st
     from schedlib.cli import main
     from schedlib.experiments import REPRODUCTIONS
 
-    commands = [[], ["run"], ["compare"], ["sweep"], *(["reproduce", n] for n in REPRODUCTIONS)]
+    commands = [[], ["run"], ["compare"], ["sweep"], ["check"], ["plot"]]
+    commands += [["reproduce", n] for n in REPRODUCTIONS]
     for command in commands:
         with pytest.raises(SystemExit):
             main([*command, "--help"])
         out = capsys.readouterr().out
         assert not JARGON.search(out), (command, JARGON.findall(out))
+
+
+@pytest.mark.parametrize(
+    "page",
+    sorted(
+        str(p.relative_to(ROOT))
+        for folder in ("algorithms", "reproductions")
+        for p in (ROOT / "docs" / folder).glob("*.md")
+    ),
+)
+def test_every_algorithm_and_reproduction_page_ends_with_its_references(page: str) -> None:
+    text = (ROOT / page).read_text(encoding="utf-8")
+    assert "\n## References\n" in text, f"{page} has no References section"
+    references = text.split("\n## References\n", 1)[1]
+    assert re.search(r"\(\d{4}\)|no author|year", references), f"{page}: a reference has no year"

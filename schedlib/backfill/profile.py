@@ -23,12 +23,13 @@ nothing about times before it. The representation is canonical — two
 neighbouring segments never have the same free count — so equal step
 functions compare equal.
 
-Plain sequences rather than `sortedcontainers`: profiles stay small (tens to
-hundreds of breakpoints on real traces), where a `SortedList`'s per-call
-overhead dominates; replaying the same 196,058 operations (conservative
-backfilling, first 10,000 jobs of SDSC-SP2) took 5.2 s with a `SortedList`
-and a dict against 1.0-1.3 s with tuples. Every pass copies the profile
-anyway, to keep it immutable.
+Plain sequences rather than `sortedcontainers`: profiles stay small (one or
+two breakpoints per running job or reservation: at most 132 on the first 10,000
+jobs of CEA-Curie, 777 on SDSC-SP2 at four times its load), where a list
+insertion is a C-speed shift and a sorted container's per-call overhead
+dominates. `benchmarks/profile_structures.py` runs the same conservative
+simulations with a `SortedDict` profile: identical schedules, 1.6-2.1 times
+slower. Every pass copies the profile anyway, to keep it immutable.
 
 Intervals are half-open, $[s, s + d)$: processors released at $t$ can be
 reserved from $t$.

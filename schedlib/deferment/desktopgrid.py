@@ -297,7 +297,7 @@ class LoadModel:
 
     Notes
     -----
-    **Interpretation** (SPEC D): the paper does not say how often the speed is
+    **Interpretation** (ours): the paper does not say how often the speed is
     drawn within a state. We draw it once per state visit, uniformly in the
     state's range, so the speed is piecewise constant and changes only when
     the state does; the simulation is then event-driven. A visit lasts a

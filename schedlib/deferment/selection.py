@@ -496,7 +496,7 @@ def select_tasks(
 
     Notes
     -----
-    **Interpretations** (the paper is silent; SPEC D):
+    **Interpretations** (the paper is silent; ours):
 
     - a task's "first instance runs on a slow processor" is not observable
       without speed information, which the scheduler does not have; we read

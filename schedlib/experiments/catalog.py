@@ -26,7 +26,13 @@ from schedlib.errors import InvalidValueError
 from schedlib.experiments import REPRODUCTIONS
 from schedlib.experiments.backfilling import summary
 
-__all__ = ["experiment", "experiment_names", "reproduction_rows", "validate_parameters"]
+__all__ = [
+    "experiment",
+    "experiment_names",
+    "parse_options",
+    "reproduction_rows",
+    "validate_parameters",
+]
 
 
 def experiment_names() -> list[str]:
@@ -62,7 +68,14 @@ def _argv(parameters: Mapping[str, Any]) -> list[str]:
     return argv
 
 
-def _parse(name: str, parameters: Mapping[str, Any]) -> argparse.Namespace:
+def parse_options(name: str, parameters: Mapping[str, Any]) -> argparse.Namespace:
+    """The parsed options of `schedlib reproduce NAME` with these values, others at their defaults.
+
+    Raises
+    ------
+    InvalidValueError
+        For an unknown reproduction or an option it does not have or accept.
+    """
     parser = _parser(name)
     argv = _argv(parameters)
     try:
@@ -93,7 +106,7 @@ def reproduction_rows(name: str, *, seed: int = 0, **parameters: Any) -> list[di
     InvalidValueError
         For an unknown reproduction or an option it does not have or accept.
     """
-    args = _parse(name, {**parameters, "seed": seed, "workers": 1})
+    args = parse_options(name, {**parameters, "seed": seed, "workers": 1})
     module = importlib.import_module(REPRODUCTIONS[name])
     from schedlib.experiments.options import apply_quick
 
@@ -147,4 +160,4 @@ def validate_parameters(name: str, parameters: Mapping[str, Any]) -> None:
                 )
         return
     experiment(name)
-    _parse(name.partition(" ")[2], {**parameters, "seed": 0, "workers": 1})
+    parse_options(name.partition(" ")[2], {**parameters, "seed": 0, "workers": 1})

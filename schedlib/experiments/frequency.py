@@ -69,11 +69,14 @@ import attrs
 from schedlib.errors import InvalidValueError
 from schedlib.execution.parallel import parallel_map
 from schedlib.execution.progress import ProgressBar
+from schedlib.experiments.claims import claim
 from schedlib.experiments.options import (
+    add_claims_argument,
     add_quick_argument,
     apply_quick,
     check_plot_target,
     print_note,
+    print_results,
 )
 from schedlib.frequency.cost import MigrationCost
 from schedlib.frequency.pfs import DEFAULT_GRACE
@@ -82,13 +85,13 @@ from schedlib.frequency.pool import JobKind, PoolJob, PoolNode
 from schedlib.frequency.simulation import BANNED_DETAIL, simulate_pool
 from schedlib.model import EventKind, RunRecord
 from schedlib.results.metrics import percentile
-from schedlib.results.tables import render
 from schedlib.validation import at_least, require
 
 __all__ = [
     "DEFAULT_COST",
     "DEFAULT_SHAPE",
     "NAME",
+    "PAPER",
     "POOL",
     "QUICK_SHAPE",
     "SHORT_BURST",
@@ -97,6 +100,7 @@ __all__ = [
     "WorkloadShape",
     "add_arguments",
     "burst_responses",
+    "claims",
     "main",
     "make_workload",
     "measure",
@@ -108,6 +112,8 @@ __all__ = [
 ]
 
 NAME = "frequency"
+PAPER = "the CSS 600 term report"
+"""The paper this module reproduces, as cited in tables."""
 SUMMARY = (
     "the CSS 600 term report: PFS, PFS+MFS, round robin and FCFS on a pool of interactive and "
     "CPU-bound jobs; --sweep over the quantum and MAX_MF"
@@ -472,6 +478,65 @@ def _verdict(cpu: tuple[float, float], *interactive: tuple[float, float]) -> str
     return "holds" if cpu_better else "unclear"
 
 
+def claims(rows: Sequence[dict[str, Any]]) -> list[dict[str, str]]:
+    """The report's claims, each checked on the per-seed rows of a run.
+
+    Both compare policies paired over the seeds present; a change counts when
+    the mean paired difference exceeds twice its standard error (as the sweep's
+    verdicts). Rows of `--sweep` carry no per-seed results: both claims are
+    then `not run`.
+
+    Examples
+    --------
+    >>> rows = reproduce(seeds=3, shape=QUICK_SHAPE, workers=1)
+    >>> [c["verdict"] in ("holds", "does not hold", "unclear") for c in claims(rows)]
+    [True, True]
+    """
+    per_seed: dict[str, dict[Any, dict[str, Any]]] = {}
+    for r in rows:
+        if r.get("seed") != "mean" and "response" in r:
+            per_seed.setdefault(r["policy"], {})[r["seed"]] = r
+
+    def paired(policy: str, other: str, field: str) -> tuple[float, float] | None:
+        a, b = per_seed.get(policy, {}), per_seed.get(other, {})
+        seeds = sorted(set(a) & set(b))
+        if len(seeds) < 2:
+            return None
+        return _paired([a[s][field] for s in seeds], [b[s][field] for s in seeds])
+
+    def shown(change: tuple[float, float] | None) -> str:
+        return "-" if change is None else f"{change[0]:+.3g} ± {change[1]:.2g} s"
+
+    out = []
+    short = paired("pfs", "round_robin", "short_response")
+    out.append(
+        claim(
+            "PFS, serving unpreempted jobs first, answers short interactive bursts faster "
+            "than plain round robin",
+            f"short-burst response, PFS minus round robin: {shown(short)} (paired over seeds)",
+            None if short is None else (short[0] < 0 and -short[0] > 2 * short[1]),
+        )
+    )
+    changes = [
+        paired("pfs+mfs", "pfs", f) for f in ("cpu_turnaround", "response", "short_response")
+    ]
+    verdict = None
+    if None not in changes:
+        verdict = {"holds": "holds", "breaks": "does not hold", "unclear": "unclear"}[
+            _verdict(*changes)  # type: ignore[arg-type]
+        ]
+    out.append(
+        claim(
+            "migration frequency (MFS) improves CPU-bound turnaround without worsening "
+            "interactive response (the report's hypothesis)",
+            "PFS+MFS minus PFS: CPU-bound turnaround "
+            f"{shown(changes[0])}, response {shown(changes[1])}, short bursts {shown(changes[2])}",
+            verdict,
+        )
+    )
+    return out
+
+
 def sweep(
     *,
     seeds: int = 10,
@@ -726,13 +791,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-mfs", default="0,1,2,4,8", help="sweep: MAX_MF values (0,1,2,4,8)")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: every CPU)")
     parser.add_argument("--plot", metavar="FILE", help="also draw the results into FILE (.png)")
+    add_claims_argument(parser)
+    parser.set_defaults(workload="the full pool workload")
     add_quick_argument(
         parser,
-        {"seeds": 2, "workload": "a quarter of the jobs over a quarter of the time"},
+        {"seeds": 5, "workload": "a quarter of the jobs over a quarter of the time"},
         full_time="2 s (--sweep: 10 s)",
         quick_time="1 s",
     )
-    parser.set_defaults(workload="the full pool workload")
 
 
 def rows(args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -769,5 +835,5 @@ def main(args: argparse.Namespace) -> int:
     if args.plot:
         (plot_sweep if args.sweep else plot_comparison)(table, args.plot)
     print_note(note, args.format)
-    print(render(table, args.format))
+    print_results(table, claims(table), args)
     return 0

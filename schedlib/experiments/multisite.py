@@ -29,7 +29,7 @@ single-site runs), `load_factor`, `mean_turnaround` (s), `utilisation`,
    site of the same size with runtimes divided by 4 (same offered load),
    EASY (`single-easy`) against conservative (`single-conservative`).
 
-[`findings`][schedlib.experiments.multisite.findings] checks the paper's
+[`claims`][schedlib.experiments.multisite.claims] checks the paper's
 claims on the rows.
 
 Examples
@@ -37,13 +37,14 @@ Examples
 >>> rows = reproduce(traces=("sdsc",), jobs=40, load_factors=(1.0,), workers=1)
 >>> sorted({r["policy"] for r in rows})[:3]
 ['conservative-mr', 'conservative-mr-slower', 'efficacy']
->>> [f["finding"][:30] for f in findings(rows)][:1]
-['multi-site: conservative beats']
+>>> [c["verdict"] for c in claims(rows)][:1]
+['holds']
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import random
 from collections.abc import Sequence
@@ -54,11 +55,14 @@ from schedlib.backfill import schedule
 from schedlib.errors import InvalidValueError
 from schedlib.execution.parallel import run_all
 from schedlib.execution.progress import ProgressBar
+from schedlib.experiments.claims import claim, known, mean
 from schedlib.experiments.options import (
+    add_claims_argument,
     add_quick_argument,
     apply_quick,
     check_plot_target,
     print_note,
+    print_results,
 )
 from schedlib.model import Cluster, Job
 from schedlib.multisite import (
@@ -72,13 +76,13 @@ from schedlib.multisite import (
     simulate_multisite,
     with_load_factor,
 )
-from schedlib.results.tables import render
 from schedlib.workloads import load_workload
 
 __all__ = [
     "LOAD_FACTORS",
+    "PAPER",
     "TRACES",
-    "findings",
+    "claims",
     "paper_workload",
     "plot",
     "reproduce",
@@ -87,8 +91,10 @@ __all__ = [
 ]
 
 NAME = "multisite"
+PAPER = "Sabin et al. (2003)"
+"""The paper this module reproduces, as cited in tables."""
 SUMMARY = (
-    "Sabin et al. 2003: greedy, multiple requests, efficacy on four heterogeneous sites "
+    "Sabin et al. (2003): greedy, multiple requests, efficacy on four heterogeneous sites "
     "(CTC-SP2, SDSC-SP2)"
 )
 
@@ -276,67 +282,81 @@ def reproduce(
     )  # fmt: skip
 
 
-def _mean(rows: Sequence[dict[str, Any]], field: str, **match: Any) -> float:
-    values = [r[field] for r in rows if all(r[k] == v for k, v in match.items())]
-    return sum(values) / len(values) if values else float("nan")
+def claims(rows: Sequence[dict[str, Any]]) -> list[dict[str, str]]:
+    """The paper's findings, each checked on `rows`.
 
+    One row per finding (see [`claim`][schedlib.experiments.claims.claim]).
 
-def findings(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The paper's findings, each checked on `rows`: `holds`, `does not hold` or `not run`.
-
-    Each compares means over the traces and load factors present.
+    Each compares means over the traces and load factors present; a finding
+    whose policies are absent from `rows` is `not run`.
     """
     full = {"k": 4, "selection": "load"}
     out = []
-
-    def add(finding: str, ours: str, holds: bool | None) -> None:
-        verdict = "not run" if holds is None else ("holds" if holds else "does not hold")
-        out.append({"finding": finding, "ours": ours, "verdict": verdict})
-
-    g = _mean(rows, "mean_turnaround", policy="greedy-mr", **full)
-    c = _mean(rows, "mean_turnaround", policy="conservative-mr", **full)
-    se = _mean(rows, "mean_turnaround", policy="single-easy")
-    sc = _mean(rows, "mean_turnaround", policy="single-conservative")
-    known = not any(x != x for x in (g, c, se, sc))
-    add(
-        "multi-site: conservative beats aggressive (EASY) on turnaround, "
-        "while single-site aggressive beats conservative (§5)",
-        f"multi-site {c:.0f} s vs {g:.0f} s; "
-        f"single-site EASY {se:.0f} s vs conservative {sc:.0f} s",
-        (c < g and se < sc) if known else None,
+    g = mean(rows, "mean_turnaround", policy="greedy-mr", **full)
+    c = mean(rows, "mean_turnaround", policy="conservative-mr", **full)
+    se = mean(rows, "mean_turnaround", policy="single-easy")
+    sc = mean(rows, "mean_turnaround", policy="single-conservative")
+    out.append(
+        claim(
+            "multi-site: conservative (completion-based) multiple requests beat aggressive "
+            "(EASY, start-based) ones on turnaround (§5)",
+            f"mean turnaround {c:.0f} s vs {g:.0f} s",
+            (c < g) if known(g, c) else None,
+        )
     )
-    e = _mean(rows, "mean_turnaround", policy="efficacy", **full)
-    eu = _mean(rows, "effective_utilisation", policy="efficacy", **full)
-    cu = _mean(rows, "effective_utilisation", policy="conservative-mr", **full)
-    add(
-        "efficacy priority improves turnaround and effective utilisation (§6)",
-        f"turnaround {e:.0f} s vs {c:.0f} s; effective utilisation {eu:.3f} vs {cu:.3f}",
-        (e < c and eu > cu) if e == e and c == c else None,
+    out.append(
+        claim(
+            "in contrast, on a single site aggressive (EASY) backfilling beats conservative "
+            "on turnaround for these traces (§5, Fig. 5)",
+            f"the four copies on one site: EASY {se:.0f} s vs conservative {sc:.0f} s",
+            (se < sc) if known(se, sc) else None,
+        )
+    )
+    e = mean(rows, "mean_turnaround", policy="efficacy", **full)
+    eu = mean(rows, "effective_utilisation", policy="efficacy", **full)
+    cu = mean(rows, "effective_utilisation", policy="conservative-mr", **full)
+    out.append(
+        claim(
+            "efficacy priority improves turnaround over conservative multiple requests (§6)",
+            f"mean turnaround {e:.0f} s vs {c:.0f} s",
+            (e < c) if known(e, c) else None,
+        )
+    )
+    out.append(
+        claim(
+            "efficacy priority improves effective utilisation (§6)",
+            f"effective utilisation {eu:.3f} vs {cu:.3f}",
+            (eu > cu) if known(eu, cu) else None,
+        )
     )
     for policy in K_POLICIES:
         t = {
-            k: _mean(rows, "mean_turnaround", policy=policy, k=k, selection="load")
+            k: mean(rows, "mean_turnaround", policy=policy, k=k, selection="load")
             for k in (1, 2, 3)
         }
         lowest = min((r["load_factor"] for r in rows if r["k"] != 4), default=1.0)
-        t[4] = _mean(
+        t[4] = mean(
             rows, "mean_turnaround", policy=policy, k=4, selection="load", load_factor=lowest
         )
-        gain = (t[1] - t[4]) if t[1] == t[1] and t[4] == t[4] else float("nan")
-        first = (t[1] - t[2]) / gain if gain == gain and gain > 0 else float("nan")
-        add(
-            f"{policy}: most of the gain of multiple requests comes from K = 1 to K = 2 (§7)",
-            f"K=1..4: {', '.join(f'{t[k]:.0f}' for k in (1, 2, 3, 4))} s; "
-            f"K=2 takes {first:.0%} of the gain",
-            (first > 0.5) if first == first else None,
+        gain = t[1] - t[4]
+        first = (t[1] - t[2]) / gain if known(gain, t[2]) and gain > 0 else math.nan
+        out.append(
+            claim(
+                f"{policy}: most of the gain of multiple requests comes from K = 1 to K = 2 (§7)",
+                f"K=1..4: {', '.join(f'{t[k]:.0f}' for k in (1, 2, 3, 4))} s; "
+                f"K=2 takes {first:.0%} of the gain",
+                (first > 0.5) if known(first) else None,
+            )
         )
-        load2 = _mean(rows, "mean_turnaround", policy=policy, k=2, selection="load")
-        comp2 = _mean(rows, "mean_turnaround", policy=policy, k=2, selection="completion")
-        add(
-            f"{policy}: choosing sites by completion time makes small K almost as good "
-            "as K = 4 (§7)",
-            f"K=2 by completion {comp2:.0f} s, by load {load2:.0f} s, K=4 {t[4]:.0f} s",
-            (comp2 < load2 and comp2 <= 1.25 * t[4]) if comp2 == comp2 else None,
+        load2 = mean(rows, "mean_turnaround", policy=policy, k=2, selection="load")
+        comp2 = mean(rows, "mean_turnaround", policy=policy, k=2, selection="completion")
+        out.append(
+            claim(
+                f"{policy}: choosing sites by completion time makes small K almost as good "
+                "as K = 4 (§7)",
+                f"K=2 by completion {comp2:.0f} s, by load {load2:.0f} s, K=4 {t[4]:.0f} s",
+                (comp2 < load2 and comp2 <= 1.25 * t[4]) if known(comp2, load2, t[4]) else None,
+            )
         )
     return out
 
@@ -421,11 +441,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the job classes (default 0)")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: every CPU)")
-    parser.add_argument(
-        "--findings",
-        action="store_true",
-        help="print only the paper's findings, each checked (a table prints them below the rows)",
-    )
+    add_claims_argument(parser)
     parser.add_argument("--plot", metavar="FILE", help="also draw the results into FILE (.png)")
     add_quick_argument(
         parser,
@@ -456,11 +472,5 @@ def main(args: argparse.Namespace) -> int:
     if args.plot:
         plot(table, args.plot)
     print_note(note, args.format)
-    if args.findings:
-        print(render(findings(table), args.format))
-        return 0
-    print(render(table, args.format))
-    if args.format == "table":
-        print()
-        print(render(findings(table), "table"))
+    print_results(table, claims(table), args)
     return 0

@@ -1,4 +1,4 @@
-"""Options every reproduction shares: `--quick` (reduced sizes, stated) and the `--plot` check.
+"""Options every reproduction shares: `--quick` (reduced sizes), `--claims`, the `--plot` check.
 
 Examples
 --------
@@ -23,8 +23,16 @@ from pathlib import Path
 from typing import Any
 
 from schedlib.errors import InvalidValueError
+from schedlib.results.tables import render
 
-__all__ = ["add_quick_argument", "apply_quick", "check_plot_target", "print_note"]
+__all__ = [
+    "add_claims_argument",
+    "add_quick_argument",
+    "apply_quick",
+    "check_plot_target",
+    "print_note",
+    "print_results",
+]
 
 
 def add_quick_argument(
@@ -68,6 +76,29 @@ def print_note(note: str | None, fmt: str) -> None:
     """Print `note` above a text table, or on standard error for JSON and CSV."""
     if note:
         print(note, file=sys.stdout if fmt == "table" else sys.stderr)
+
+
+def add_claims_argument(parser: argparse.ArgumentParser) -> None:
+    """Add `--claims`: print only the paper's claims, each with our figures and a verdict."""
+    parser.add_argument(
+        "--claims",
+        action="store_true",
+        help="print only the paper's claims, each checked on this run "
+        "(a table prints them below the rows)",
+    )
+
+
+def print_results(
+    table: list[dict[str, Any]], claims: list[dict[str, str]], args: argparse.Namespace
+) -> None:
+    """Print the rows, then the claims below a table; only the claims with `--claims`."""
+    if getattr(args, "claims", False):
+        print(render(claims, args.format))
+        return
+    print(render(table, args.format))
+    if args.format == "table" and claims:
+        print()
+        print(render(claims, "table"))
 
 
 def check_plot_target(path: str | None) -> None:

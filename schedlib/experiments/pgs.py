@@ -38,24 +38,28 @@ from schedlib.availability.patterns import (
 )
 from schedlib.errors import InvalidValueError
 from schedlib.execution.parallel import parallel_map
+from schedlib.experiments.claims import claim
 from schedlib.experiments.options import (
+    add_claims_argument,
     add_quick_argument,
     apply_quick,
     check_plot_target,
     print_note,
+    print_results,
 )
-from schedlib.results.tables import render
 from schedlib.validation import require
 
 __all__ = [
     "LOWER_BOUND_MINUTES",
     "NAME",
     "ORDERS",
+    "PAPER",
     "PAPER_TABLE_2",
     "SCENARIOS",
     "SUMMARY",
     "TABLE_1_UPTIMES",
     "add_arguments",
+    "claims",
     "job_set",
     "main",
     "paper_resources",
@@ -66,6 +70,8 @@ __all__ = [
 ]
 
 NAME = "pgs"
+PAPER = "Verboven et al. (2008)"
+"""The paper this module reproduces, as cited in tables."""
 SUMMARY = "Verboven et al. (2008) §4: PGS vs FCFS on 8 restarting resources (Table 2)"
 
 TABLE_1_UPTIMES: tuple[int, ...] = (84, 117, 163, 228, 318, 443, 619, 864)
@@ -366,6 +372,65 @@ def plot(rows: Sequence[dict[str, Any]], path: str) -> None:
     plt.close(fig)
 
 
+NOISE_PERCENT = 0.5
+"""A makespan difference smaller than this (in percent) is noise (the startup times' spread)."""
+
+
+def claims(rows: Sequence[dict[str, Any]]) -> list[dict[str, str]]:
+    """The paper's claims (§4.3, §6), each checked on the rows of a run.
+
+    A claim whose scenarios are absent from `rows` is `not run`.
+
+    Examples
+    --------
+    >>> rows = [{"scenario": s, "scheduler": k, "difference_percent": d, "failures": f,
+    ...          "paper_difference_percent": 0.0}
+    ...         for s, d in ((0, 0.0), (1, 0.7), (2, 2.9), (3, 8.6))
+    ...         for k, f in (("pgs", 0), ("fcfs", 0 if s == 0 else 150))]
+    >>> [c["verdict"] for c in claims(rows)]
+    ['holds', 'holds', 'holds', 'holds']
+    """
+    gain = {r["scenario"]: r["difference_percent"] for r in rows}
+    paper = {r["scenario"]: r["paper_difference_percent"] for r in rows}
+    failures = {(r["scenario"], r["scheduler"]): r["failures"] for r in rows}
+    restarting = [s for s in (1, 2, 3) if s in gain]
+
+    def listed(values: dict[int, float], scenarios: Sequence[int]) -> str:
+        return ", ".join(f"{values[s]:+.2f} %" for s in scenarios)
+
+    scenarios = sorted(gain)
+    out = [
+        claim(
+            "PGS is never worse than FCFS, beyond noise (§4.3, §6)",
+            f"makespan gain of PGS over FCFS, scenarios {scenarios}: {listed(gain, scenarios)}",
+            all(gain[s] > -NOISE_PERCENT for s in scenarios) if scenarios else None,
+        ),
+        claim(
+            "the advantage grows with the job length: scenario 1 < 2 < 3 (Table 2)",
+            f"{listed(gain, restarting)} (paper {listed(paper, restarting)})",
+            (gain[1] < gain[2] < gain[3]) if len(restarting) == 3 else None,
+        ),
+        claim(
+            "the advantage comes from FCFS's failures: PGS never runs a job into a "
+            "resource's downtime (§4.3)",
+            "failures per run, PGS / FCFS: "
+            + ", ".join(
+                f"{failures.get((s, 'pgs'), 0):g} / {failures.get((s, 'fcfs'), 0):g}"
+                for s in restarting
+            ),
+            all(failures.get((s, "pgs"), 0) == 0 < failures.get((s, "fcfs"), 0) for s in restarting)
+            if restarting
+            else None,
+        ),
+        claim(
+            "no overhead when the resources stay up (scenario 0, §4.3)",
+            f"difference {gain[0]:+.2f} %" if 0 in gain else "-",
+            abs(gain[0]) < NOISE_PERCENT if 0 in gain else None,
+        ),
+    ]
+    return out
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `schedlib reproduce pgs` (the CLI adds `--format`)."""
     parser.add_argument(
@@ -394,6 +459,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--workers", type=int, default=None, help="processes (default: every CPU)")
     parser.add_argument("--plot", metavar="FILE", help="also draw the bar chart to FILE (.png)")
+    add_claims_argument(parser)
     add_quick_argument(parser, {"runs": 2}, full_time="15 s", quick_time="2 s")
 
 
@@ -417,5 +483,5 @@ def main(args: argparse.Namespace) -> int:
     if args.plot:
         plot(table, args.plot)
     print_note(note, args.format)
-    print(render(table, args.format))
+    print_results(table, claims(table), args)
     return 0

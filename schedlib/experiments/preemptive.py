@@ -59,6 +59,7 @@ Examples
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -67,18 +68,21 @@ import attrs
 
 from schedlib.errors import InvalidValueError
 from schedlib.execution.parallel import parallel_map
+from schedlib.experiments.claims import claim
+from schedlib.experiments.claims import values as distinct
 from schedlib.experiments.options import (
+    add_claims_argument,
     add_quick_argument,
     apply_quick,
     check_plot_target,
     print_note,
+    print_results,
 )
 from schedlib.model import EventKind, RunRecord
 from schedlib.preemption.grid import simulate_grid
 from schedlib.preemption.resources import GridJob, GridNode
 from schedlib.preemption.topology import Topology, ring, similar_capability
 from schedlib.results.metrics import percentile
-from schedlib.results.tables import render
 from schedlib.validation import require
 
 __all__ = [
@@ -86,10 +90,13 @@ __all__ = [
     "LABELS",
     "NAME",
     "NODE_CORES",
+    "NOISE_PERCENT",
+    "PAPER",
     "SCHEDULERS",
     "SUMMARY",
     "Run",
     "add_arguments",
+    "claims",
     "main",
     "make_jobs",
     "make_nodes",
@@ -103,8 +110,10 @@ __all__ = [
 ]
 
 NAME = "preemptive"
+PAPER = "Balasubramanian et al. (2013)"
+"""The paper this module reproduces, as cited in tables."""
 SUMMARY = (
-    "Balasubramanian et al. 2013: FCFS+backfilling vs local preemptive vs internode "
+    "Balasubramanian et al. (2013): FCFS+backfilling vs local preemptive vs internode "
     "(2-NN, CAN') scheduling"
 )
 
@@ -570,6 +579,126 @@ def _numbers(text: str, name: str) -> list[float]:
         raise InvalidValueError(name, text, "must be a comma-separated list of numbers") from None
 
 
+NOISE_PERCENT = 1.0
+"""Two schedulers' mean waits closer than this (in percent) are a tie: one seed per point."""
+
+
+def _compare(mine: float, theirs: float) -> int:
+    """-1 if `mine` is clearly lower than `theirs`, +1 if clearly higher, 0 within the noise."""
+    scale = max(abs(theirs), 1e-9)
+    if (theirs - mine) / scale * 100 > NOISE_PERCENT:
+        return -1
+    if (mine - theirs) / scale * 100 > NOISE_PERCENT:
+        return 1
+    return 0
+
+
+def _lower_everywhere(comparisons: Sequence[int]) -> bool | str | None:
+    """`True` if clearly lower at every point, `False` if clearly higher at one, else unclear."""
+    if not comparisons:
+        return None
+    if any(c > 0 for c in comparisons):
+        return False
+    return True if all(c < 0 for c in comparisons) else "unclear"
+
+
+def claims(rows: Sequence[dict[str, Any]]) -> list[dict[str, str]]:
+    """The paper's findings (§6.2, §7), each checked on the rows of a run.
+
+    Compared at the smallest scheduling interval present; a difference below
+    [`NOISE_PERCENT`][schedlib.experiments.preemptive.NOISE_PERCENT] counts as a tie
+    (verdict `unclear` when ties are all that separates the schedulers).
+
+    Examples
+    --------
+    >>> rows = reproduce(nodes=8, jobs=30, iats=(2.0,), alphas=(0.0,), schedulers=("fcfs", "local"),
+    ...                  workers=1)
+    >>> [c["verdict"] for c in claims(rows)][-1]
+    'not run'
+    """
+    delta = min(distinct(rows, "delta"), default=None)
+    iats = sorted(distinct(rows, "iat"))
+    at: dict[tuple[str, float, float], dict[str, Any]] = {
+        (r["scheduler"], r["iat"], r["alpha"]): r for r in rows if r["delta"] == delta
+    }
+    fcfs, local = LABELS["fcfs"], LABELS["local"]
+    internode = [LABELS[s] for s in ("2nn", "can") if any(k[0] == LABELS[s] for k in at)]
+
+    def series(scheduler: str, field: str, alpha: float = 0.0) -> list[float] | None:
+        found = [at.get((scheduler, iat, alpha)) for iat in iats]
+        return None if not iats or None in found else [r[field] for r in found]  # type: ignore[index]
+
+    def shown(numbers: Sequence[float], spec: str = ".0f") -> str:
+        return ", ".join(format(x, spec) for x in numbers)
+
+    out = []
+    f_med, l_med = series(fcfs, "median_wait"), series(local, "median_wait")
+    out.append(
+        claim(
+            "preemptive scheduling beats FCFS+backfilling on median wait at every load (Fig. 3)",
+            f"median wait, alpha 0, IAT {shown(iats, 'g')} s: local {shown(l_med or [])} "
+            f"vs FCFS {shown(f_med or [])} s",
+            None
+            if f_med is None or l_med is None
+            else all(m < f if f > 0 else m == 0 for m, f in zip(l_med, f_med, strict=True)),
+        )
+    )
+    l_mean = series(local, "mean_wait")
+    others = {name: series(name, "mean_wait") for name in internode}
+    known_others = {k: v for k, v in others.items() if v is not None}
+    out.append(
+        claim(
+            "internode migration beats local scheduling on mean wait (Fig. 3)",
+            f"mean wait, alpha 0: local {shown(l_mean or [])}; "
+            + "; ".join(f"{k} {shown(v)}" for k, v in known_others.items())
+            + " s",
+            None
+            if l_mean is None or not known_others
+            else _lower_everywhere(
+                [
+                    _compare(x, y)
+                    for v in known_others.values()
+                    for x, y in zip(v, l_mean, strict=True)
+                ]
+            ),
+        )
+    )
+    f_mean = series(fcfs, "mean_wait")
+    out.append(
+        claim(
+            "FCFS+backfilling waits decrease as the inter-arrival time grows (Fig. 5)",
+            f"FCFS mean wait {shown(f_mean or [])} s",
+            None
+            if f_mean is None or len(f_mean) < 2
+            else all(a > b for a, b in itertools.pairwise(f_mean)),
+        )
+    )
+    loaded = sorted({r["iat"] for r in rows if r["delta"] == delta and r["load"] > 1})
+    pairs = [
+        (at[local, i, 0.0], at[local, i, 0.5])
+        for i in loaded
+        if (local, i, 0.0) in at and (local, i, 0.5) in at
+    ]
+    out.append(
+        claim(
+            "alpha = 0.5 lowers the wait of the longest-waiting jobs at the cost of the "
+            "median, under load (Fig. 4)",
+            "local, alpha 0 -> 0.5, top-10 % median: "
+            + ", ".join(f"{a['tail10_wait']:.0f} -> {b['tail10_wait']:.0f}" for a, b in pairs)
+            + "; median: "
+            + ", ".join(f"{a['median_wait']:.0f} -> {b['median_wait']:.0f}" for a, b in pairs)
+            + f" s (IAT {shown(loaded, 'g')}, load > 1)",
+            all(
+                b["tail10_wait"] < a["tail10_wait"] and b["median_wait"] >= a["median_wait"]
+                for a, b in pairs
+            )
+            if pairs
+            else None,
+        )
+    )
+    return out
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `schedlib reproduce preemptive` (the CLI adds `--format`)."""
     parser.add_argument("--nodes", type=int, default=1000, help="grid nodes (default: 1000)")
@@ -605,6 +734,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--workers", type=int, default=None, help="processes (default: every CPU)")
     parser.add_argument("--plot", metavar="FILE", help="also draw the wait-time CDF to FILE")
+    add_claims_argument(parser)
     add_quick_argument(
         parser,
         {"nodes": 200, "jobs": 1000, "iat": "7.5,12.5,20"},  # the loads of 1.5, 2.5, 4.0
@@ -644,6 +774,7 @@ def main(args: argparse.Namespace) -> int:
     results = _results(args)
     if args.plot:
         plot(results, args.plot)
+    table = [row for row, _ in results]
     print_note(note, args.format)
-    print(render([row for row, _ in results], args.format))
+    print_results(table, claims(table), args)
     return 0

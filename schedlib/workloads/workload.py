@@ -11,7 +11,7 @@ gives the slice of the SDSC-SP2 log embedded in the package.
 `MaxProcs`, else its `MaxNodes`, else the largest job; the
 [`Workload`][schedlib.workloads.workload.Workload]'s `cluster` holds the size
 used and `processors_source` says where it came from. The CTC-SP2 log (v3.1)
-says `MaxProcs: 338` (its batch partition); papers, including SPEC §E, often
+says `MaxProcs: 338` (its batch partition); papers, including Sabin et al. (2003), often
 use 430: pass `processors=430` to do so. The size is never changed silently.
 
 Examples

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from schedlib.cli import main as cli
-from schedlib.experiments.multisite import findings, reproduce, trace_path
+from schedlib.experiments.multisite import claims, reproduce, trace_path
 
 FIELDS = {
     "trace", "policy", "k", "selection", "load_factor", "mean_turnaround", "utilisation",
@@ -30,7 +30,7 @@ def test_rows_cover_the_grid_and_hold_the_documented_fields() -> None:
     for r in rows:
         assert 0 <= r["effective_utilisation"] <= r["utilisation"] <= 1
         assert r["messages"] >= r["minimum_messages"]
-    assert {f["verdict"] for f in findings(rows)} <= {"holds", "does not hold", "not run"}
+    assert {c["verdict"] for c in claims(rows)} <= {"holds", "does not hold", "not run"}
 
 
 def test_identical_rows_whatever_the_number_of_workers() -> None:
@@ -52,10 +52,10 @@ def test_cli_json_has_one_record_per_configuration(capsys: pytest.CaptureFixture
     assert rows and all(set(r) >= FIELDS for r in rows)
 
 
-def test_cli_table_ends_with_the_findings(capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_table_ends_with_the_claims(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli(["reproduce", "multisite", *SMALL, "--workers", "1"]) == 0
     out = capsys.readouterr().out
-    assert "finding" in out and "K = 1 to K = 2" in out
+    assert "verdict" in out and "K = 1 to K = 2" in out
 
 
 def test_bad_options_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -1,0 +1,46 @@
+"""`schedlib reproduce all`: every paper's reproduction and its claims, and each module's claims."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from schedlib.cli import main as cli
+from schedlib.experiments import REPRODUCTIONS
+from schedlib.experiments.claims import VERDICTS, claim
+from schedlib.experiments.every_paper import experiments
+
+
+def test_every_reproduction_names_its_paper_and_checks_its_claims() -> None:
+    names = [name for name, _ in experiments()]
+    assert names == list(REPRODUCTIONS)
+    for _, module in experiments():
+        assert module.PAPER and callable(module.claims)
+        assert module.claims([]) and all(c["verdict"] == "not run" for c in module.claims([]))
+
+
+def test_a_claim_refuses_an_unknown_verdict() -> None:
+    with pytest.raises(ValueError, match="verdict"):
+        claim("c", "x", "maybe")
+
+
+def test_reproduce_all_quick_checks_every_claim_of_every_paper(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert cli(["reproduce", "all", "--quick", "--workers", "1", "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    rows = json.loads(captured.out)
+    papers = {module.PAPER for _, module in experiments()}
+    assert {r["paper"] for r in rows} == papers
+    assert all(r["verdict"] in VERDICTS for r in rows)
+    # the quick sizes still test every claim
+    assert not [r["claim"] for r in rows if r["verdict"] == "not run"]
+    # one progress line per paper, with the reduced sizes stated
+    assert captured.err.count("done in") == len(papers)
+    assert captured.err.count("quick run, reduced sizes") == len(papers)
+
+
+def test_reproduce_all_rejects_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli(["reproduce", "all", "--workers", "0"]) == 2
+    assert "--workers" in capsys.readouterr().err
