@@ -151,6 +151,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "result files are written in place (a kill leaves a truncated file)",
     ),
     Mutant(
+        "figure-in-place",
+        "schedlib/results/plotting.py",
+        "    with atomic_write(target, binary=True) as stream:",
+        '    with open(target, "wb") as stream:',
+        ("tests/results/test_interrupted.py",),
+        "figures are written in place (a crash leaves a truncated image)",
+    ),
+    Mutant(
         "ctrl-c-traceback",
         "schedlib/cli.py",
         "    except KeyboardInterrupt:",

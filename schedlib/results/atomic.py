@@ -32,7 +32,7 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 __all__ = ["PART_SUFFIX", "atomic_write"]
 
@@ -47,8 +47,10 @@ def _umask() -> int:
 
 
 @contextlib.contextmanager
-def atomic_write(path: str | Path, *, encoding: str = "utf-8") -> Iterator[IO[str]]:
-    """Open a text stream whose content replaces `path` when the block ends without error.
+def atomic_write(
+    path: str | Path, *, encoding: str = "utf-8", binary: bool = False
+) -> Iterator[IO[Any]]:
+    """Open a stream whose content replaces `path` when the block ends without error.
 
     Parameters
     ----------
@@ -56,11 +58,14 @@ def atomic_write(path: str | Path, *, encoding: str = "utf-8") -> Iterator[IO[st
         The target file; its directory must exist.
     encoding
         Text encoding (newlines are written as given).
+    binary
+        Open a binary stream instead (e.g. for a figure).
 
     Yields
     ------
-    IO[str]
-        The stream to write to (a temporary file beside the target).
+    IO
+        The stream to write to (a temporary file beside the target): text,
+        or bytes with `binary`.
 
     Notes
     -----
@@ -75,7 +80,12 @@ def atomic_write(path: str | Path, *, encoding: str = "utf-8") -> Iterator[IO[st
         prefix=f".{target.name}.", suffix=PART_SUFFIX, dir=folder if str(folder) else "."
     )
     try:
-        with os.fdopen(fd, "w", encoding=encoding, newline="") as stream:
+        stream: IO[Any]
+        if binary:
+            stream = os.fdopen(fd, "wb")
+        else:
+            stream = os.fdopen(fd, "w", encoding=encoding, newline="")
+        with stream:
             yield stream
             stream.flush()
             os.fsync(stream.fileno())

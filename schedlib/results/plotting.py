@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from schedlib.errors import InvalidValueError, SchedlibError
+from schedlib.results.atomic import atomic_write
 from schedlib.results.schedules import Schedule
 
 __all__ = [
@@ -102,9 +103,14 @@ def check_figure_path(path: str | Path) -> Path:
 
 
 def save_figure(figure: Any, path: str | Path) -> Path:
-    """Write `figure` to `path` (format by suffix) and close it."""
+    """Write `figure` to `path` (format by suffix) and close it.
+
+    The file is written whole or not at all
+    ([`atomic_write`][schedlib.results.atomic.atomic_write]).
+    """
     target = check_figure_path(path)
-    figure.savefig(target, dpi=120, bbox_inches="tight")
+    with atomic_write(target, binary=True) as stream:
+        figure.savefig(stream, format=target.suffix[1:].lower(), dpi=120, bbox_inches="tight")
     pyplot().close(figure)
     return target
 

@@ -167,3 +167,22 @@ def test_a_worker_that_dies_is_reported_naming_the_runs_it_may_have_held() -> No
     assert error.cause == "BrokenProcessPool" and "7" in error.item.split(", ")
     assert str(error).startswith("the run of ")
     assert "worker process died" in error.message and not error.user_error
+
+
+class _HalfFigure:
+    """A figure whose drawing fails half-way through writing."""
+
+    def savefig(self, target: object, **options: object) -> None:
+        assert hasattr(target, "write"), "the figure must be drawn into the temporary file"
+        target.write(b"\x89PNG half")  # type: ignore[attr-defined]
+        raise RuntimeError("renderer crashed")
+
+
+def test_a_figure_that_fails_half_way_leaves_the_previous_one(tmp_path: Path) -> None:
+    from schedlib.results.plotting import save_figure
+
+    target = tmp_path / "gantt.png"
+    target.write_bytes(b"old figure")
+    with pytest.raises(RuntimeError, match="renderer crashed"):
+        save_figure(_HalfFigure(), target)
+    assert target.read_bytes() == b"old figure" and _parts(tmp_path) == []
