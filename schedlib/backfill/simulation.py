@@ -585,7 +585,8 @@ class BackfillModel:
 
 
 def _name(function: Callable[..., Any]) -> str:
-    return getattr(function, "__qualname__", None) or getattr(function, "__name__", repr(function))
+    name = getattr(function, "__qualname__", None) or getattr(function, "__name__", None)
+    return str(name) if name else repr(function)
 
 
 def _check_started(
