@@ -38,6 +38,7 @@ from schedlib.testing.conformance.core import (
     ConformanceError,
     Family,
     as_candidates,
+    check_no_start_before_submit,
     families,
     run_check,
 )
@@ -49,6 +50,7 @@ __all__ = [
     "Check",
     "ConformanceError",
     "Family",
+    "check_no_start_before_submit",
     "check_scheduler",
     "checks_for",
     "parametrize_with_checks",

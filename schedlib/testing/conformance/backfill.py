@@ -30,19 +30,17 @@ from typing import Any
 import attrs
 
 from schedlib.model import Cluster, EventKind, Job, RunRecord
-from schedlib.testing.conformance.core import Check, Family, register
+from schedlib.testing.conformance.core import Check, Family, _call, basic_checks, register
 from schedlib.testing.invariants import (
     check_capacity,
     check_conservative_reservations,
     check_easy_head_never_delayed,
-    check_every_job_accounted,
     check_fcfs_order,
     check_kill_at_limit,
-    check_lifecycle,
     check_reservations_feasible,
 )
 
-__all__ = ["BACKFILL", "check_machine_never_idle_while_waiting", "check_no_start_before_submit"]
+__all__ = ["BACKFILL", "check_machine_never_idle_while_waiting"]
 
 Instance = tuple[Cluster, list[Job]]
 Run = Callable[[Any], RunRecord]
@@ -53,31 +51,6 @@ MUALEM = "Mu'alem and Feitelson (2001) §2"
 
 
 # ---------------------------------------------------------------- checks of this module
-
-
-def check_no_start_before_submit(record: RunRecord) -> None:
-    """No job starts before it is submitted.
-
-    Raises
-    ------
-    AssertionError
-        Naming the job, its submission and its start.
-
-    Examples
-    --------
-    >>> jobs = [Job(1, 5, 1, 10, 10)]
-    >>> check_no_start_before_submit(RunRecord.from_schedule(jobs, {1: 5}, {1: 15}, capacity=1))
-    >>> check_no_start_before_submit(RunRecord.from_schedule(jobs, {1: 2}, {1: 12}, capacity=1))
-    Traceback (most recent call last):
-    ...
-    AssertionError: job 1 starts at t=2, before its submission at t=5
-    """
-    submit = {job.id: job.submit for job in record.workload}
-    for e in record.events:
-        if e.kind is EventKind.START and e.job in submit and e.time < submit[e.job]:
-            raise AssertionError(
-                f"job {e.job} starts at t={e.time}, before its submission at t={submit[e.job]}"
-            )
 
 
 def check_machine_never_idle_while_waiting(record: RunRecord) -> None:
@@ -140,18 +113,6 @@ def _once(check: Callable[[RunRecord], None]) -> Callable[[Run, Instance], None]
     return verify
 
 
-def _deterministic(run: Run, instance: Instance) -> None:
-    first, second = run(instance), run(instance)
-    if first.events != second.events:
-        for a, b in zip(first.events, second.events, strict=False):
-            if a != b:
-                raise AssertionError(f"two runs on the same input differ: {a!r} then {b!r}")
-        raise AssertionError(
-            f"two runs on the same input differ: {len(first.events)} then "
-            f"{len(second.events)} log entries"
-        )
-
-
 def _non_clairvoyant(run: Run, instance: Instance) -> None:
     """Runs differing only in one job's actual runtime agree until a difference can be seen.
 
@@ -199,59 +160,15 @@ def _conservative(record: RunRecord) -> None:
     check_reservations_feasible(record)
 
 
-def _call(*names: str, module: str = "schedlib.testing.invariants") -> str:
-    calls = "\n".join(f"{name}(record)" for name in names)
-    return f"from {module} import {', '.join(names)}\n{calls}"
-
-
 CHECKS = (
-    Check(
-        "accounting",
+    *basic_checks(
         "backfill",
-        "every job ends in exactly one terminal state, and the log names no other job",
-        "schedlib model (every job given to a run is accounted for)",
-        True,
-        _once(check_every_job_accounted),
-        snippet=_call("check_every_job_accounted"),
-    ),
-    Check(
-        "lifecycle",
-        "backfill",
-        "the log is well formed: time never goes back, one submission first, "
-        "starts and ends paired",
-        "schedlib model",
-        True,
-        _once(check_lifecycle),
-        snippet=_call("check_lifecycle"),
-    ),
-    Check(
-        "capacity",
-        "backfill",
-        "no processor is used twice at once or beyond the machine, and each job "
-        "holds exactly its processors",
-        SABIN,
-        True,
-        _once(check_capacity),
-        snippet=_call("check_capacity"),
-    ),
-    Check(
-        "no-early-start",
-        "backfill",
-        "no job starts before its submission",
-        SABIN,
-        True,
-        _once(check_no_start_before_submit),
-        snippet=_call(
-            "check_no_start_before_submit", module="schedlib.testing.conformance.backfill"
-        ),
-    ),
-    Check(
-        "determinism",
-        "backfill",
-        "two runs on the same input give the same log",
-        "schedlib model (explicit tie-breaking, no hidden randomness)",
-        True,
-        _deterministic,
+        lambda record, instance: record,
+        lambda record, instance: check_capacity(record),
+        capacity_asserts="no processor is used twice at once or beyond the machine, and each "
+        "job holds exactly its processors",
+        reference=SABIN,
+        capacity_snippet=_call("check_capacity"),
     ),
     Check(
         "non-clairvoyant",

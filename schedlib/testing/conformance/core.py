@@ -385,3 +385,139 @@ def as_candidates(
             )
         out.append(Candidate(item, family, tuple(guarantees), options=dict(options or {})))
     return out
+
+
+# ------------------------------------------------------- checks every family shares
+
+
+def check_no_start_before_submit(record: Any) -> None:
+    """No job (or task) starts before its job is submitted.
+
+    Raises
+    ------
+    AssertionError
+        Naming the job, its submission and its start.
+
+    Examples
+    --------
+    >>> from schedlib.model import Job, RunRecord
+    >>> jobs = [Job(1, 5, 1, 10, 10)]
+    >>> check_no_start_before_submit(RunRecord.from_schedule(jobs, {1: 5}, {1: 15}, capacity=1))
+    >>> check_no_start_before_submit(RunRecord.from_schedule(jobs, {1: 2}, {1: 12}, capacity=1))
+    Traceback (most recent call last):
+    ...
+    AssertionError: job 1 starts at t=2, before its submission at t=5
+    """
+    from schedlib.model import EventKind
+
+    submit = {job.id: job.submit for job in record.workload}
+    for e in record.events:
+        if e.kind is EventKind.START and e.job in submit and e.time < submit[e.job]:
+            raise AssertionError(
+                f"job {e.job} starts at t={e.time}, before its submission at t={submit[e.job]}"
+            )
+
+
+def basic_checks(
+    family: str,
+    record_of: Callable[[Any, Any], Any],
+    capacity: Callable[[Any, Any], None],
+    *,
+    capacity_asserts: str,
+    reference: str,
+    capacity_snippet: str = "",
+) -> tuple[Check, ...]:
+    """The basics every family checks, on the record `record_of(result, instance)`.
+
+    Parameters
+    ----------
+    family
+        The family's name.
+    record_of
+        `record_of(result, instance)`: the `RunRecord` of a run's result.
+    capacity
+        `capacity(record, instance)`: the family's capacity checker.
+    capacity_asserts, reference, capacity_snippet
+        What the capacity check asserts, where the model comes from, and
+        the source re-running the capacity check on `record`.
+
+    Returns
+    -------
+    tuple of Check
+        `accounting`, `lifecycle`, `capacity`, `no-early-start`, `determinism`.
+    """
+    from schedlib.testing.invariants import check_every_job_accounted, check_lifecycle
+
+    def on_record(check: Callable[[Any], None]) -> Callable[[Callable[[Any], Any], Any], None]:
+        def verify(run: Callable[[Any], Any], instance: Any) -> None:
+            check(record_of(run(instance), instance))
+
+        return verify
+
+    def verify_capacity(run: Callable[[Any], Any], instance: Any) -> None:
+        capacity(record_of(run(instance), instance), instance)
+
+    def deterministic(run: Callable[[Any], Any], instance: Any) -> None:
+        first = record_of(run(instance), instance).events
+        second = record_of(run(instance), instance).events
+        if first != second:
+            n = min(len(first), len(second))
+            k = next((i for i in range(n) if first[i] != second[i]), n)
+            a = first[k] if k < len(first) else "the end of the log"
+            b = second[k] if k < len(second) else "the end of the log"
+            raise AssertionError(f"two runs on the same input differ: {a!r} then {b!r}")
+
+    own = "schedlib model (every job given to a run is accounted for)"
+    return (
+        Check(
+            "accounting",
+            family,
+            "every job ends in exactly one terminal state, and the log names no other job",
+            own,
+            True,
+            on_record(check_every_job_accounted),
+            snippet=_call("check_every_job_accounted"),
+        ),
+        Check(
+            "lifecycle",
+            family,
+            "the log is well formed: time never goes back, one submission first, "
+            "starts and ends paired",
+            "schedlib model",
+            True,
+            on_record(check_lifecycle),
+            snippet=_call("check_lifecycle"),
+        ),
+        Check(
+            "capacity",
+            family,
+            capacity_asserts,
+            reference,
+            True,
+            verify_capacity,
+            snippet=capacity_snippet,
+        ),
+        Check(
+            "no-early-start",
+            family,
+            "no job starts before its submission",
+            reference,
+            True,
+            on_record(check_no_start_before_submit),
+            snippet=_call("check_no_start_before_submit", module="schedlib.testing.conformance"),
+        ),
+        Check(
+            "determinism",
+            family,
+            "two runs on the same input give the same log",
+            "schedlib model (explicit tie-breaking and seeds, no hidden state)",
+            True,
+            deterministic,
+        ),
+    )
+
+
+def _call(*names: str, module: str = "schedlib.testing.invariants") -> str:
+    """Source importing and calling checkers on `record` (for the printed counterexample)."""
+    calls = "\n".join(f"{name}(record)" for name in names)
+    return f"from {module} import {', '.join(names)}\n{calls}"
