@@ -27,15 +27,19 @@ from schedlib.backfill import (
     fcfs,
     schedule,
 )
+from schedlib.deferment import fifo as fifo_selection
+from schedlib.deferment import round_robin as round_robin_selection
 from schedlib.errors import InvalidValueError
 from schedlib.model import Cluster, Job, RunRecord
+from schedlib.preemption import Decision as PreemptionDecision
+from schedlib.preemption import NodeSnapshot
 from schedlib.testing import (
     Candidate,
     ConformanceError,
     check_scheduler,
     parametrize_with_checks,
 )
-from schedlib.testing.conformance import CHECKS, checks_for
+from schedlib.testing.conformance import checks_for
 
 EXAMPLES = 25  # per check; the broken variants are found well within it (derandomized)
 
@@ -192,6 +196,113 @@ def named_checks_only(mark: Any) -> Any:
 
 @named_checks_only(parametrize_with_checks(BROKEN, max_examples=EXAMPLES * 4, shrink=False))
 def test_broken_variants_fail_their_check(scheduler: Candidate, check: Any) -> None:
+    check(scheduler)
+
+
+# ------------------------------------------------------------------------ other families
+
+FAMILY_EXAMPLES = 20
+UPTIME = ("within-uptime", "no-failures", "unschedulable-reported")
+RESERVED = ("copies-withdrawn", "multisite-reservations", "completion-bound")
+
+AVAILABILITY = [
+    Candidate("pgs", "availability", UPTIME),
+    Candidate("pgs-empty-queue", "availability", UPTIME),
+    Candidate("fcfs", "availability"),
+]
+PREEMPTION = [
+    Candidate("preemptive", "preemption", ["no-starvation"], options={"alpha": 0.5}),
+    Candidate("preemptive", "preemption", name="preemptive-alpha0"),
+    Candidate("fcfs", "preemption"),
+]
+DEFERMENT = [
+    Candidate(fifo_selection(1), "deferment", ["no-overtaking"]),
+    Candidate(fifo_selection(2, replication=False), "deferment", ["no-overtaking"]),
+    Candidate(round_robin_selection(1), "deferment", ["no-overtaking"]),
+    Candidate(fifo_selection(), "deferment"),
+    Candidate(round_robin_selection(), "deferment"),
+]
+FREQUENCY = [
+    Candidate("pfs", "frequency", ["pool-rules"]),
+    Candidate("pfs+mfs", "frequency", ["pool-rules", "migration-limits"]),
+    Candidate("round_robin", "frequency", ["pool-rules", "migration-limits"]),
+    Candidate("fcfs", "frequency", ["pool-rules", "migration-limits"]),
+]
+MULTISITE = [
+    Candidate("greedy", "multisite", ["copies-withdrawn", "completion-bound"]),
+    Candidate("greedy-mr", "multisite", ["copies-withdrawn"]),
+    Candidate("conservative-mr", "multisite", RESERVED),
+    Candidate("conservative-mr-slower", "multisite", RESERVED),
+    Candidate("efficacy", "multisite", RESERVED),
+]
+
+
+@parametrize_with_checks(
+    AVAILABILITY + PREEMPTION + DEFERMENT + FREQUENCY + MULTISITE, max_examples=FAMILY_EXAMPLES
+)
+def test_shipped_schedulers_of_every_family_conform(scheduler: Candidate, check: Any) -> None:
+    check(scheduler)
+
+
+def crowding_node(snapshot: NodeSnapshot) -> PreemptionDecision:
+    """Starts every waiting job at once, whatever is free (the model rejects it)."""
+    return PreemptionDecision(start=tuple(c.job for c in snapshot.waiting))
+
+
+BROKEN_FAMILIES = [
+    Candidate(
+        "fcfs", "availability", UPTIME[:2], name="fcfs-claims-pgs", expected_failures=UPTIME[:2]
+    ),
+    Candidate(crowding_node, "preemption", expected_failures=["capacity"]),
+    Candidate(
+        "preemptive",
+        "preemption",
+        ["no-starvation"],
+        name="preemptive-alpha0-claims",
+        expected_failures=["no-starvation"],
+    ),
+    Candidate(
+        fifo_selection(),
+        "deferment",
+        ["no-overtaking"],
+        name="fifo-claims",
+        expected_failures=["no-overtaking"],
+    ),
+    Candidate(
+        round_robin_selection(),
+        "deferment",
+        ["no-overtaking"],
+        name="rr-claims",
+        expected_failures=["no-overtaking"],
+    ),
+    Candidate(
+        "pfs",
+        "frequency",
+        ["migration-limits"],
+        name="pfs-claims",
+        expected_failures=["migration-limits"],
+    ),
+    Candidate(
+        "greedy",
+        "multisite",
+        ["multisite-reservations"],
+        name="greedy-claims",
+        expected_failures=["multisite-reservations"],
+    ),
+    Candidate(
+        "greedy-mr",
+        "multisite",
+        ["completion-bound"],
+        name="greedy-mr-claims",
+        expected_failures=["completion-bound"],
+    ),
+]
+
+
+@named_checks_only(
+    parametrize_with_checks(BROKEN_FAMILIES, max_examples=EXAMPLES * 4, shrink=False)
+)
+def test_broken_variants_of_every_family_fail_their_check(scheduler: Candidate, check: Any) -> None:
     check(scheduler)
 
 

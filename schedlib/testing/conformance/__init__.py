@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from schedlib.testing.conformance import backfill as _backfill  # noqa: F401  (registers)
+from schedlib.testing.conformance import families as _families  # noqa: F401  (registers)
 from schedlib.testing.conformance.core import (
     Candidate,
     Check,
@@ -268,8 +269,9 @@ def parametrize_with_checks(
     Raises
     ------
     InvalidValueError
-        For an unknown family, form or guarantee, or two candidates with
-        the same name.
+        For an unknown family, form or guarantee, or two candidates of one
+        family with the same name (a name shared by several families gets
+        the family in its ids: `capacity[availability:fcfs]`).
 
     Examples
     --------
@@ -283,12 +285,16 @@ def parametrize_with_checks(
     from schedlib.errors import InvalidValueError
 
     candidates = as_candidates(schedulers, family, guarantees, options)
+    keys = [(c.family, c.name) for c in candidates]
+    for key in keys:
+        if keys.count(key) > 1:
+            raise InvalidValueError("schedulers", key[1], f"two {key[0]} schedulers have this name")
     names = [c.name for c in candidates]
-    for name in names:
-        if names.count(name) > 1:
-            raise InvalidValueError("schedulers", name, "two schedulers have this name")
     params = []
     for candidate in candidates:
+        # The name alone, unless schedulers of several families share it.
+        ambiguous = names.count(candidate.name) > 1
+        label = f"{candidate.family}:{candidate.name}" if ambiguous else candidate.name
         for check in candidate.checks():
             marks: tuple[Any, ...] = ()
             if check.name in candidate.expected_failures:
@@ -297,7 +303,7 @@ def parametrize_with_checks(
                 pytest.param(
                     candidate,
                     _CheckOne(check, max_examples, seed, shrink),
-                    id=f"{check.name}[{candidate.name}]",
+                    id=f"{check.name}[{label}]",
                     marks=marks,
                 )
             )

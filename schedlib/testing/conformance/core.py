@@ -192,6 +192,8 @@ def families() -> tuple[Family, ...]:
 
 
 def _name_of(scheduler: Any) -> str:
+    if isinstance(scheduler, str):
+        return scheduler
     name = getattr(scheduler, "__name__", None) or getattr(scheduler, "name", None)
     return str(name) if name else type(scheduler).__name__
 
@@ -308,6 +310,8 @@ def run_check(
     family = family_of(candidate.family)
     form = candidate.resolved_form()
     run = family.runner(form, candidate.scheduler, candidate.options)
+    # How the printed reproduction names the scheduler: a policy name as a string literal.
+    label = repr(candidate.scheduler) if isinstance(candidate.scheduler, str) else candidate.name
 
     def prop(instance: Any) -> None:
         try:
@@ -338,7 +342,7 @@ def run_check(
     try:
         test()
     except Violation as violation:
-        source = family.reproduce(violation.instance, form, candidate.name, check)
+        source = family.reproduce(violation.instance, form, label, check)
         raise ConformanceError(
             check.name, candidate.name, violation.reason, violation.instance, source
         ) from None
@@ -347,7 +351,7 @@ def run_check(
         reason = "the same input failed once and passed when run again (hidden state?)"
         if found is None:
             raise ConformanceError(check.name, candidate.name, reason, None, str(flaky)) from None
-        source = family.reproduce(found.instance, form, candidate.name, check)
+        source = family.reproduce(found.instance, form, label, check)
         raise ConformanceError(
             check.name, candidate.name, f"{reason}: {found.reason}", found.instance, source
         ) from None

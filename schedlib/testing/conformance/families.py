@@ -1,0 +1,571 @@
+"""Conformance checks for availability, preemption, deferment, frequency and multisite.
+
+Each family takes a scheduler in the form its entry point already accepts
+for variants, runs it on schedlib's engine for that model, and checks the
+basics plus the family's own invariants (from
+[`schedlib.testing.invariants`][schedlib.testing.invariants]):
+
+| family | the scheduler | run by |
+|---|---|---|
+| `"availability"` | a `MappingPolicy` or a policy name | `simulate_volatile_grid(policy=...)` |
+| `"preemption"` | `NodeSnapshot -> Decision` or a name | `simulate_grid(policy=...)` |
+| `"deferment"` | `GridView -> Selection` | `run_grid(jobs, processors, scheduler)` |
+| `"frequency"` | a `PoolRules` or a policy name | `simulate_pool(policy=...)` |
+| `"multisite"` | a `MetaPolicy` or a policy name | `simulate_multisite(policy=...)` |
+
+Inputs come from the family's strategies in
+[`schedlib.testing.strategies`][schedlib.testing.strategies], at small sizes;
+`options` are passed to the strategy (e.g. `max_jobs`), except the run
+settings each family documents below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from schedlib.testing.conformance.core import Check, Family, _call, basic_checks, register
+from schedlib.testing.invariants import (
+    check_capacity,
+    check_completion_bound,
+    check_copies_withdrawn,
+    check_failures_handled,
+    check_migration_limits,
+    check_migrations_start,
+    check_multisite_reservations,
+    check_no_failures,
+    check_no_overtaking,
+    check_no_starvation,
+    check_node_capacity,
+    check_one_execution_at_a_time,
+    check_pool_run,
+    check_progress_conserved,
+    check_replicas_cancelled,
+    check_tasks_complete_once,
+    check_unschedulable_reported,
+    check_within_one_site,
+    check_within_uptime,
+    check_work_matches_speeds,
+)
+
+__all__ = ["AVAILABILITY", "DEFERMENT", "FREQUENCY", "MULTISITE", "PREEMPTION"]
+
+BUDGET = 50_000
+"""Engine events allowed per run: a small input that needs more is looping."""
+
+Verify = Callable[[Callable[[Any], Any], Any], None]
+
+VERBOVEN = "Verboven et al. (2008) §2-§4"
+BALA = "Balasubramanian et al. (2013) §5"
+MINE = "Mine et al. (2007) §2-§4"
+CSS600 = "the CSS 600 term report (PFS / MFS)"
+SABIN_MS = "Sabin et al. (2003) §3-§7"
+
+
+def _one_form(description: str) -> tuple[dict[str, str], Callable[[Any], str]]:
+    return {"scheduler": description}, lambda scheduler: "scheduler"
+
+
+def _strategy(
+    factory: Callable[..., Any], defaults: Mapping[str, Any], options: Mapping[str, Any]
+) -> Any:
+    import inspect
+
+    accepted = inspect.signature(factory).parameters
+    bounds = dict(defaults)
+    bounds.update({k: v for k, v in options.items() if k in accepted})
+    return factory(**bounds)
+
+
+def _reproducer(imports: str, unpack: str, call: str) -> Callable[[Any, str, str, Check], str]:
+    def reproduce(instance: Any, form: str, name: str, check: Check) -> str:
+        lines = [
+            imports,
+            f"instance = {instance!r}",
+            unpack,
+            call.format(name=name),
+        ]
+        if check.snippet:
+            lines.append(check.snippet)
+        lines.append(f"# violated: {check.name}: {check.asserts}")
+        return "\n".join(lines)
+
+    return reproduce
+
+
+def _on(record_of: Callable[[Any, Any], Any], check: Callable[[Any, Any], None]) -> Verify:
+    def verify(run: Callable[[Any], Any], instance: Any) -> None:
+        result = run(instance)
+        check(record_of(result, instance), (result, instance))
+
+    return verify
+
+
+def _guarantee(
+    family: str,
+    name: str,
+    asserts: str,
+    reference: str,
+    verify: Verify,
+    snippet: str = "",
+    *,
+    basic: bool = False,
+) -> Check:
+    return Check(name, family, asserts, reference, basic, verify, snippet=snippet)
+
+
+# ------------------------------------------------------------------------ availability
+
+
+def _availability_runner(form: str, policy: Any, options: Mapping[str, Any]) -> Any:
+    from schedlib.availability import simulate_volatile_grid
+
+    def run(instance: Any) -> Any:
+        jobs, resources, queue_length = instance
+        return simulate_volatile_grid(
+            jobs,
+            resources,
+            policy=policy,
+            queue_length=queue_length,
+            seed=options.get("seed", 0),
+            max_failures=options.get("max_failures", 5),
+            max_events=BUDGET,
+        )
+
+    return run
+
+
+def _availability_instances(options: Mapping[str, Any], check: Check) -> Any:
+    from schedlib.testing.strategies import volatile_grids
+
+    return _strategy(volatile_grids, {"max_jobs": 8, "max_submit": 30}, options)
+
+
+def _longest(instance: Any) -> float:
+    return float(max(r.planned.longest_uptime for r in instance[1]))
+
+
+_avail_record = lambda result, instance: result.record  # noqa: E731
+
+AVAILABILITY = register(
+    Family(
+        "availability",
+        *_one_form("a MappingPolicy or a policy name, run by simulate_volatile_grid"),
+        _availability_runner,
+        _availability_instances,
+        _reproducer(
+            "from schedlib.availability import simulate_volatile_grid\n"
+            "from schedlib.availability import *  # the types in the instance",
+            "jobs, resources, queue_length = instance",
+            "result = simulate_volatile_grid(jobs, resources, policy={name}, "
+            "queue_length=queue_length)\nrecord = result.record",
+        ),
+        (
+            *basic_checks(
+                "availability",
+                _avail_record,
+                lambda record, instance: check_capacity(record),
+                capacity_asserts="no resource runs two jobs at once",
+                reference=VERBOVEN,
+                capacity_snippet=_call("check_capacity"),
+            ),
+            _guarantee(
+                "availability",
+                "failures-handled",
+                "jobs fail exactly when their resource goes down, and are retried or "
+                "given up after the failure limit",
+                VERBOVEN,
+                _on(
+                    _avail_record,
+                    lambda record, ctx: check_failures_handled(
+                        record, ctx[0].up_periods, max_failures=5
+                    ),
+                ),
+                basic=True,
+            ),
+            _guarantee(
+                "availability",
+                "within-uptime",
+                "no job starts unless it can end by its resource's next planned down time",
+                VERBOVEN + " (PGS)",
+                _on(
+                    _avail_record,
+                    lambda record, ctx: check_within_uptime(record, ctx[0].up_periods),
+                ),
+            ),
+            _guarantee(
+                "availability",
+                "no-failures",
+                "no job ever fails (exact runtimes and availability)",
+                VERBOVEN + " (PGS)",
+                _on(_avail_record, lambda record, ctx: check_no_failures(record)),
+                _call("check_no_failures"),
+            ),
+            _guarantee(
+                "availability",
+                "unschedulable-reported",
+                "jobs longer than every uptime end unschedulable, never assigned; no other "
+                "job does",
+                VERBOVEN + " (PGS)",
+                _on(
+                    _avail_record,
+                    lambda record, ctx: check_unschedulable_reported(record, _longest(ctx[1])),
+                ),
+            ),
+        ),
+    )
+)
+
+
+# -------------------------------------------------------------------------- preemption
+
+
+def _preemption_runner(form: str, policy: Any, options: Mapping[str, Any]) -> Any:
+    from schedlib.preemption import simulate_grid
+
+    settings = {k: options[k] for k in ("alpha", "beta", "delta", "overhead") if k in options}
+
+    def run(instance: Any) -> Any:
+        nodes, jobs = instance
+        return simulate_grid(jobs, nodes, policy=policy, max_events=BUDGET, **settings)
+
+    return run
+
+
+def _preemption_instances(options: Mapping[str, Any], check: Check) -> Any:
+    from schedlib.testing.strategies import grids
+
+    return _strategy(grids, {"max_nodes": 3, "max_jobs": 8, "exact_estimates": False}, options)
+
+
+_record = lambda result, instance: result  # noqa: E731
+
+
+def _no_starvation(record: Any, ctx: Any) -> None:
+    nodes = ctx[1][0]
+    p = record.parameter
+    if not p("alpha", 0.0) > 0:
+        raise AssertionError(
+            f"alpha = {p('alpha', 0.0)}: with no weight on waiting time no wait is bounded "
+            "(a stream of short jobs can starve a long one); run with options={'alpha': 0.5}"
+        )
+    check_no_starvation(
+        record,
+        nodes,
+        alpha=p("alpha", 0.5),
+        beta=p("beta", 1.0),
+        delta=p("delta", 5.0),
+        overhead=p("overhead", 0.0),
+    )
+
+
+PREEMPTION = register(
+    Family(
+        "preemption",
+        *_one_form("NodeSnapshot -> Decision or a local policy name, run by simulate_grid"),
+        _preemption_runner,
+        _preemption_instances,
+        _reproducer(
+            "from schedlib.preemption import simulate_grid\n"
+            "from schedlib.preemption import *  # the types in the instance",
+            "nodes, jobs = instance",
+            "record = simulate_grid(jobs, nodes, policy={name})",
+        ),
+        (
+            *basic_checks(
+                "preemption",
+                _record,
+                lambda record, instance: check_node_capacity(record, instance[0]),
+                capacity_asserts="no node ever holds more of any resource than it has",
+                reference=BALA,
+            ),
+            _guarantee(
+                "preemption",
+                "migrations-start",
+                "a job moved to another node starts there at once",
+                BALA + " §5.3",
+                _on(_record, lambda record, ctx: check_migrations_start(record, ctx[1][0])),
+                basic=True,
+            ),
+            _guarantee(
+                "preemption",
+                "progress-conserved",
+                "a preempted job keeps its progress and runs exactly its work in total",
+                BALA + " §5.1",
+                _on(
+                    _record,
+                    lambda record, ctx: check_progress_conserved(
+                        record, ctx[1][0], overhead=record.parameter("overhead", 0.0)
+                    ),
+                ),
+                basic=True,
+            ),
+            _guarantee(
+                "preemption",
+                "no-starvation",
+                "every waiting spell is at most the starvation bound of the priority "
+                "formula (alpha > 0)",
+                BALA + " §5.1",
+                _on(_record, _no_starvation),
+            ),
+        ),
+    )
+)
+
+
+# --------------------------------------------------------------------------- deferment
+
+
+def _deferment_runner(form: str, scheduler: Any, options: Mapping[str, Any]) -> Any:
+    from schedlib.deferment import run_grid
+
+    def run(instance: Any) -> Any:
+        jobs, processors = instance
+        return run_grid(jobs, processors, scheduler, max_events=BUDGET)
+
+    return run
+
+
+def _deferment_instances(options: Mapping[str, Any], check: Check) -> Any:
+    from schedlib.testing.strategies import desktop_grids
+
+    return _strategy(desktop_grids, {}, options)
+
+
+DEFERMENT = register(
+    Family(
+        "deferment",
+        *_one_form("GridView -> Selection (e.g. fifo(1)), run by run_grid"),
+        _deferment_runner,
+        _deferment_instances,
+        _reproducer(
+            "from schedlib.deferment import run_grid\n"
+            "from schedlib.deferment import *  # the types in the instance",
+            "jobs, processors = instance",
+            "record = run_grid(jobs, processors, {name})",
+        ),
+        (
+            *basic_checks(
+                "deferment",
+                _record,
+                lambda record, instance: check_capacity(record),
+                capacity_asserts="no processor runs two task instances at once",
+                reference=MINE,
+                capacity_snippet=_call("check_capacity"),
+            ),
+            _guarantee(
+                "deferment",
+                "tasks-complete-once",
+                "every task of a finished job completes exactly once",
+                MINE,
+                _on(_record, lambda record, ctx: check_tasks_complete_once(record)),
+                _call("check_tasks_complete_once"),
+                basic=True,
+            ),
+            _guarantee(
+                "deferment",
+                "replicas-cancelled",
+                "when a task completes, its other instances are cancelled at once",
+                MINE + " (replication)",
+                _on(_record, lambda record, ctx: check_replicas_cancelled(record)),
+                _call("check_replicas_cancelled"),
+                basic=True,
+            ),
+            _guarantee(
+                "deferment",
+                "work-matches-speeds",
+                "each task instance runs exactly as long as its processor's speeds require",
+                MINE,
+                _on(_record, lambda record, ctx: check_work_matches_speeds(record, ctx[1][1])),
+                basic=True,
+            ),
+            _guarantee(
+                "deferment",
+                "no-overtaking",
+                "no job finishes before a strictly smaller job submitted earlier",
+                MINE + " §4 (task deferment)",
+                _on(_record, lambda record, ctx: check_no_overtaking(record)),
+                _call("check_no_overtaking"),
+            ),
+        ),
+    )
+)
+
+
+# --------------------------------------------------------------------------- frequency
+
+
+def _frequency_runner(form: str, policy: Any, options: Mapping[str, Any]) -> Any:
+    from schedlib.frequency import simulate_pool
+
+    def run(instance: Any) -> Any:
+        jobs, nodes, settings = instance
+        return simulate_pool(jobs, nodes, policy=policy, max_events=BUDGET, **settings)
+
+    return run
+
+
+def _frequency_instances(options: Mapping[str, Any], check: Check) -> Any:
+    from schedlib.testing.strategies import pools
+
+    return _strategy(pools, {"max_remote": 2, "max_jobs": 6}, options)
+
+
+def _pool_nodes(instance: Any) -> Sequence[Any]:
+    return tuple(instance[1])
+
+
+FREQUENCY = register(
+    Family(
+        "frequency",
+        *_one_form("a PoolRules or a policy name, run by simulate_pool"),
+        _frequency_runner,
+        _frequency_instances,
+        _reproducer(
+            "from schedlib.frequency import simulate_pool\n"
+            "from schedlib.frequency import *  # the types in the instance",
+            "jobs, nodes, settings = instance",
+            "record = simulate_pool(jobs, nodes, policy={name}, **settings)",
+        ),
+        (
+            *basic_checks(
+                "frequency",
+                _record,
+                lambda record, instance: check_capacity(record),
+                capacity_asserts="no node runs two jobs at once",
+                reference=CSS600,
+                capacity_snippet=_call("check_capacity"),
+            ),
+            _guarantee(
+                "frequency",
+                "pool-rules",
+                "every pool invariant of the record's policy: bursts complete, work "
+                "conserved, short bursts stay, preemption and migration counts, wait bounds",
+                CSS600,
+                _on(_record, lambda record, ctx: check_pool_run(record, _pool_nodes(ctx[1]))),
+            ),
+            _guarantee(
+                "frequency",
+                "migration-limits",
+                "MF never exceeds MAX_MF + 1 and a banned job never migrates again",
+                CSS600 + " (MFS)",
+                _on(
+                    _record,
+                    lambda record, ctx: check_migration_limits(
+                        record, _pool_nodes(ctx[1]), max_mf=ctx[1][2].get("max_mf", 2)
+                    ),
+                ),
+            ),
+        ),
+    )
+)
+
+
+# --------------------------------------------------------------------------- multisite
+
+
+def _multisite_runner(form: str, policy: Any, options: Mapping[str, Any]) -> Any:
+    from schedlib.multisite import simulate_multisite
+
+    def run(instance: Any) -> Any:
+        sites, matrix, jobs = instance
+        return simulate_multisite(
+            jobs, sites, policy, matrix=matrix, log_reservations=True, max_events=BUDGET
+        )
+
+    return run
+
+
+def _multisite_instances(options: Mapping[str, Any], check: Check) -> Any:
+    from schedlib.testing.strategies import multisite_instances
+
+    return _strategy(multisite_instances, {"max_sites": 3, "max_jobs": 6}, options)
+
+
+_ms_record = lambda result, instance: result.record  # noqa: E731
+
+
+def _sizes(result: Any) -> list[int]:
+    return [site.processors for site in result.sites]
+
+
+def _withdrawn(record: Any, ctx: Any) -> None:
+    result = ctx[0]
+    check_copies_withdrawn(
+        record, cancel=record.parameter("cancel"), estimates=result.estimates, sites=_sizes(result)
+    )
+
+
+MULTISITE = register(
+    Family(
+        "multisite",
+        *_one_form("a MetaPolicy or a policy name, run by simulate_multisite"),
+        _multisite_runner,
+        _multisite_instances,
+        _reproducer(
+            "from schedlib.multisite import simulate_multisite\n"
+            "from schedlib.multisite import *  # the types in the instance",
+            "sites, matrix, jobs = instance",
+            "result = simulate_multisite(jobs, sites, {name}, matrix=matrix, "
+            "log_reservations=True)\nrecord = result.record",
+        ),
+        (
+            *basic_checks(
+                "multisite",
+                _ms_record,
+                lambda record, instance: check_capacity(record),
+                capacity_asserts="no processor of any site is used twice at once",
+                reference=SABIN_MS,
+                capacity_snippet=_call("check_capacity"),
+            ),
+            _guarantee(
+                "multisite",
+                "one-site",
+                "each execution runs within one site",
+                SABIN_MS + " §3",
+                _on(
+                    _ms_record,
+                    lambda record, ctx: check_within_one_site(record, sites=_sizes(ctx[0])),
+                ),
+                basic=True,
+            ),
+            _guarantee(
+                "multisite",
+                "one-execution",
+                "a job runs at most one copy at a time",
+                SABIN_MS + " §3",
+                _on(_ms_record, lambda record, ctx: check_one_execution_at_a_time(record)),
+                _call("check_one_execution_at_a_time"),
+                basic=True,
+            ),
+            _guarantee(
+                "multisite",
+                "copies-withdrawn",
+                "when one copy of a job starts, its other copies are withdrawn as the policy says",
+                SABIN_MS + " §3",
+                _on(_ms_record, _withdrawn),
+            ),
+            _guarantee(
+                "multisite",
+                "multisite-reservations",
+                "on conservative sites, reservations are made on arrival, never move "
+                "later, and are kept",
+                SABIN_MS + " §4",
+                _on(
+                    _ms_record,
+                    lambda record, ctx: check_multisite_reservations(record, sites=_sizes(ctx[0])),
+                ),
+            ),
+            _guarantee(
+                "multisite",
+                "completion-bound",
+                "no starvation: each job ends by the bound its estimates give (efficacy priority)",
+                SABIN_MS + " §6",
+                _on(
+                    _ms_record,
+                    lambda record, ctx: check_completion_bound(record, estimates=ctx[0].estimates),
+                ),
+            ),
+        ),
+    )
+)
