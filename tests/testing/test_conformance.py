@@ -12,6 +12,7 @@ import itertools
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -39,7 +40,7 @@ from schedlib.testing import (
     check_scheduler,
     parametrize_with_checks,
 )
-from schedlib.testing.conformance import checks_for
+from schedlib.testing.conformance import CHECKS, checks_for
 
 EXAMPLES = 25  # per check; the broken variants are found well within it (derandomized)
 
@@ -368,6 +369,22 @@ def test_bad_arguments_name_the_field(kwargs: dict[str, Any], field: str) -> Non
 def test_conservative_reservations_need_the_engine() -> None:
     with pytest.raises(InvalidValueError, match="applies only to"):
         check_scheduler(easy_schedule, "backfill", guarantees=["conservative-reservations"])
+
+
+def test_every_check_is_in_the_how_to_table() -> None:
+    """One row per check and family ("all" for the basics every family shares)."""
+    page = (Path(__file__).parents[2] / "docs" / "howto" / "test-your-scheduler.md").read_text()
+    rows = {
+        tuple(cell.strip() for cell in line.strip("|").split("|")[:3])
+        for line in page.splitlines()
+        if line.startswith("| `")
+    }
+    for check in CHECKS:
+        kind = "basic" if check.basic else "guarantee"
+        assert {(f"`{check.name}`", check.family, kind), (f"`{check.name}`", "all", kind)} & rows, (
+            f"{check.name} ({check.family}) is missing from the how-to's table of checks"
+        )
+        assert check.asserts and check.reference
 
 
 def test_importing_needs_no_hypothesis() -> None:

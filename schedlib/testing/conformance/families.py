@@ -56,10 +56,10 @@ BUDGET = 50_000
 Verify = Callable[[Callable[[Any], Any], Any], None]
 
 VERBOVEN = "Verboven et al. (2008) §2-§4"
-BALA = "Balasubramanian et al. (2013) §5"
-MINE = "Mine et al. (2007) §2-§4"
-CSS600 = "the CSS 600 term report (PFS / MFS)"
-SABIN_MS = "Sabin et al. (2003) §3-§7"
+BALA = "Balasubramanian et al. (2013)"
+MINE = "Mine et al. (2007)"
+CSS600 = "the CSS 600 term report"
+SABIN_MS = "Sabin et al. (2003)"
 
 
 def _one_form(description: str) -> tuple[dict[str, str], Callable[[Any], str]]:
@@ -277,7 +277,7 @@ PREEMPTION = register(
                 _record,
                 lambda record, instance: check_node_capacity(record, instance[0]),
                 capacity_asserts="no node ever holds more of any resource than it has",
-                reference=BALA,
+                reference=BALA + " §5",
             ),
             _guarantee(
                 "preemption",
@@ -350,14 +350,14 @@ DEFERMENT = register(
                 _record,
                 lambda record, instance: check_capacity(record),
                 capacity_asserts="no processor runs two task instances at once",
-                reference=MINE,
+                reference=MINE + " §2-§4",
                 capacity_snippet=_call("check_capacity"),
             ),
             _guarantee(
                 "deferment",
                 "tasks-complete-once",
                 "every task of a finished job completes exactly once",
-                MINE,
+                MINE + " §2",
                 _on(_record, lambda record, ctx: check_tasks_complete_once(record)),
                 _call("check_tasks_complete_once"),
                 basic=True,
@@ -366,7 +366,7 @@ DEFERMENT = register(
                 "deferment",
                 "replicas-cancelled",
                 "when a task completes, its other instances are cancelled at once",
-                MINE + " (replication)",
+                MINE + " §2 (replication)",
                 _on(_record, lambda record, ctx: check_replicas_cancelled(record)),
                 _call("check_replicas_cancelled"),
                 basic=True,
@@ -375,7 +375,7 @@ DEFERMENT = register(
                 "deferment",
                 "work-matches-speeds",
                 "each task instance runs exactly as long as its processor's speeds require",
-                MINE,
+                MINE + " §2",
                 _on(_record, lambda record, ctx: check_work_matches_speeds(record, ctx[1][1])),
                 basic=True,
             ),
@@ -433,7 +433,7 @@ FREQUENCY = register(
                 _record,
                 lambda record, instance: check_capacity(record),
                 capacity_asserts="no node runs two jobs at once",
-                reference=CSS600,
+                reference=CSS600 + " (PFS / MFS)",
                 capacity_snippet=_call("check_capacity"),
             ),
             _guarantee(
@@ -441,7 +441,7 @@ FREQUENCY = register(
                 "pool-rules",
                 "every pool invariant of the record's policy: bursts complete, work "
                 "conserved, short bursts stay, preemption and migration counts, wait bounds",
-                CSS600,
+                CSS600 + " (PFS / MFS)",
                 _on(_record, lambda record, ctx: check_pool_run(record, _pool_nodes(ctx[1]))),
             ),
             _guarantee(
@@ -515,7 +515,7 @@ MULTISITE = register(
                 _ms_record,
                 lambda record, instance: check_capacity(record),
                 capacity_asserts="no processor of any site is used twice at once",
-                reference=SABIN_MS,
+                reference=SABIN_MS + " §3-§7",
                 capacity_snippet=_call("check_capacity"),
             ),
             _guarantee(
