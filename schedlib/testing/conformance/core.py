@@ -210,7 +210,7 @@ def _name_set(names: Iterable[str]) -> frozenset[str]:
 class Candidate:
     """A scheduler to check, with the family it belongs to and what it claims.
 
-    Parameters
+    Attributes
     ----------
     scheduler
         The scheduler, in one of the family's forms.
