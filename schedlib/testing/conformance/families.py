@@ -62,8 +62,43 @@ CSS600 = "the CSS 600 term report"
 SABIN_MS = "Sabin et al. (2003)"
 
 
-def _one_form(description: str) -> tuple[dict[str, str], Callable[[Any], str]]:
-    return {"scheduler": description}, lambda scheduler: "scheduler"
+def _family(
+    name: str,
+    scheduler: str,
+    runner: Callable[[str, Any, Mapping[str, Any]], Any],
+    instances: Callable[[Mapping[str, Any], Check], Any],
+    *,
+    entry: str,
+    unpack: str,
+    call: str,
+    record_of: Callable[[Any, Any], Any],
+    capacity: Callable[[Any, Any], None],
+    capacity_asserts: str,
+    reference: str,
+    capacity_snippet: str = "",
+    checks: tuple[Check, ...],
+) -> Family:
+    """Register a family whose schedulers come in one form: the basics, then `checks`."""
+    imports = f"from schedlib.{name} import {entry}\nfrom schedlib.{name} import *  # the types"
+    basics = basic_checks(
+        name,
+        record_of,
+        capacity,
+        capacity_asserts=capacity_asserts,
+        reference=reference,
+        capacity_snippet=capacity_snippet,
+    )
+    return register(
+        Family(
+            name,
+            {"scheduler": scheduler},
+            lambda _: "scheduler",
+            runner,
+            instances,
+            _reproducer(imports, unpack, call),
+            (*basics, *checks),
+        )
+    )
 
 
 def _strategy(
@@ -147,73 +182,64 @@ def _longest(instance: Any) -> float:
 
 _avail_record = lambda result, instance: result.record  # noqa: E731
 
-AVAILABILITY = register(
-    Family(
-        "availability",
-        *_one_form("a MappingPolicy or a policy name, run by simulate_volatile_grid"),
-        _availability_runner,
-        _availability_instances,
-        _reproducer(
-            "from schedlib.availability import simulate_volatile_grid\n"
-            "from schedlib.availability import *  # the types in the instance",
-            "jobs, resources, queue_length = instance",
-            "result = simulate_volatile_grid(jobs, resources, policy={name}, "
-            "queue_length=queue_length)\nrecord = result.record",
-        ),
-        (
-            *basic_checks(
-                "availability",
+AVAILABILITY = _family(
+    "availability",
+    "a MappingPolicy or a policy name, run by simulate_volatile_grid",
+    _availability_runner,
+    _availability_instances,
+    entry="simulate_volatile_grid",
+    unpack="jobs, resources, queue_length = instance",
+    call="result = simulate_volatile_grid(jobs, resources, policy={name}, "
+    "queue_length=queue_length)\nrecord = result.record",
+    record_of=_avail_record,
+    capacity=lambda record, instance: check_capacity(record),
+    capacity_asserts="no resource runs two jobs at once",
+    reference=VERBOVEN,
+    capacity_snippet=_call("check_capacity"),
+    checks=(
+        _guarantee(
+            "availability",
+            "failures-handled",
+            "jobs fail exactly when their resource goes down, and are retried or "
+            "given up after the failure limit",
+            VERBOVEN,
+            _on(
                 _avail_record,
-                lambda record, instance: check_capacity(record),
-                capacity_asserts="no resource runs two jobs at once",
-                reference=VERBOVEN,
-                capacity_snippet=_call("check_capacity"),
-            ),
-            _guarantee(
-                "availability",
-                "failures-handled",
-                "jobs fail exactly when their resource goes down, and are retried or "
-                "given up after the failure limit",
-                VERBOVEN,
-                _on(
-                    _avail_record,
-                    lambda record, ctx: check_failures_handled(
-                        record, ctx[0].up_periods, max_failures=5
-                    ),
-                ),
-                basic=True,
-            ),
-            _guarantee(
-                "availability",
-                "within-uptime",
-                "no job starts unless it can end by its resource's next planned down time",
-                VERBOVEN + " (PGS)",
-                _on(
-                    _avail_record,
-                    lambda record, ctx: check_within_uptime(record, ctx[0].up_periods),
+                lambda record, ctx: check_failures_handled(
+                    record, ctx[0].up_periods, max_failures=5
                 ),
             ),
-            _guarantee(
-                "availability",
-                "no-failures",
-                "no job ever fails (exact runtimes and availability)",
-                VERBOVEN + " (PGS)",
-                _on(_avail_record, lambda record, ctx: check_no_failures(record)),
-                _call("check_no_failures"),
-            ),
-            _guarantee(
-                "availability",
-                "unschedulable-reported",
-                "jobs longer than every uptime end unschedulable, never assigned; no other "
-                "job does",
-                VERBOVEN + " (PGS)",
-                _on(
-                    _avail_record,
-                    lambda record, ctx: check_unschedulable_reported(record, _longest(ctx[1])),
-                ),
+            basic=True,
+        ),
+        _guarantee(
+            "availability",
+            "within-uptime",
+            "no job starts unless it can end by its resource's next planned down time",
+            VERBOVEN + " (PGS)",
+            _on(
+                _avail_record,
+                lambda record, ctx: check_within_uptime(record, ctx[0].up_periods),
             ),
         ),
-    )
+        _guarantee(
+            "availability",
+            "no-failures",
+            "no job ever fails (exact runtimes and availability)",
+            VERBOVEN + " (PGS)",
+            _on(_avail_record, lambda record, ctx: check_no_failures(record)),
+            _call("check_no_failures"),
+        ),
+        _guarantee(
+            "availability",
+            "unschedulable-reported",
+            "jobs longer than every uptime end unschedulable, never assigned; no other job does",
+            VERBOVEN + " (PGS)",
+            _on(
+                _avail_record,
+                lambda record, ctx: check_unschedulable_reported(record, _longest(ctx[1])),
+            ),
+        ),
+    ),
 )
 
 
@@ -259,57 +285,49 @@ def _no_starvation(record: Any, ctx: Any) -> None:
     )
 
 
-PREEMPTION = register(
-    Family(
-        "preemption",
-        *_one_form("NodeSnapshot -> Decision or a local policy name, run by simulate_grid"),
-        _preemption_runner,
-        _preemption_instances,
-        _reproducer(
-            "from schedlib.preemption import simulate_grid\n"
-            "from schedlib.preemption import *  # the types in the instance",
-            "nodes, jobs = instance",
-            "record = simulate_grid(jobs, nodes, policy={name})",
+PREEMPTION = _family(
+    "preemption",
+    "NodeSnapshot -> Decision or a local policy name, run by simulate_grid",
+    _preemption_runner,
+    _preemption_instances,
+    entry="simulate_grid",
+    unpack="nodes, jobs = instance",
+    call="record = simulate_grid(jobs, nodes, policy={name})",
+    record_of=_record,
+    capacity=lambda record, instance: check_node_capacity(record, instance[0]),
+    capacity_asserts="no node ever holds more of any resource than it has",
+    reference=BALA + " §5",
+    checks=(
+        _guarantee(
+            "preemption",
+            "migrations-start",
+            "a job moved to another node starts there at once",
+            BALA + " §5.3",
+            _on(_record, lambda record, ctx: check_migrations_start(record, ctx[1][0])),
+            basic=True,
         ),
-        (
-            *basic_checks(
-                "preemption",
+        _guarantee(
+            "preemption",
+            "progress-conserved",
+            "a preempted job keeps its progress and runs exactly its work in total",
+            BALA + " §5.1",
+            _on(
                 _record,
-                lambda record, instance: check_node_capacity(record, instance[0]),
-                capacity_asserts="no node ever holds more of any resource than it has",
-                reference=BALA + " §5",
-            ),
-            _guarantee(
-                "preemption",
-                "migrations-start",
-                "a job moved to another node starts there at once",
-                BALA + " §5.3",
-                _on(_record, lambda record, ctx: check_migrations_start(record, ctx[1][0])),
-                basic=True,
-            ),
-            _guarantee(
-                "preemption",
-                "progress-conserved",
-                "a preempted job keeps its progress and runs exactly its work in total",
-                BALA + " §5.1",
-                _on(
-                    _record,
-                    lambda record, ctx: check_progress_conserved(
-                        record, ctx[1][0], overhead=record.parameter("overhead", 0.0)
-                    ),
+                lambda record, ctx: check_progress_conserved(
+                    record, ctx[1][0], overhead=record.parameter("overhead", 0.0)
                 ),
-                basic=True,
             ),
-            _guarantee(
-                "preemption",
-                "no-starvation",
-                "every waiting spell is at most the starvation bound of the priority "
-                "formula (alpha > 0)",
-                BALA + " §5.1",
-                _on(_record, _no_starvation),
-            ),
+            basic=True,
         ),
-    )
+        _guarantee(
+            "preemption",
+            "no-starvation",
+            "every waiting spell is at most the starvation bound of the priority "
+            "formula (alpha > 0)",
+            BALA + " §5.1",
+            _on(_record, _no_starvation),
+        ),
+    ),
 )
 
 
@@ -332,63 +350,55 @@ def _deferment_instances(options: Mapping[str, Any], check: Check) -> Any:
     return _strategy(desktop_grids, {}, options)
 
 
-DEFERMENT = register(
-    Family(
-        "deferment",
-        *_one_form("GridView -> Selection (e.g. fifo(1)), run by run_grid"),
-        _deferment_runner,
-        _deferment_instances,
-        _reproducer(
-            "from schedlib.deferment import run_grid\n"
-            "from schedlib.deferment import *  # the types in the instance",
-            "jobs, processors = instance",
-            "record = run_grid(jobs, processors, {name})",
+DEFERMENT = _family(
+    "deferment",
+    "GridView -> Selection (e.g. fifo(1)), run by run_grid",
+    _deferment_runner,
+    _deferment_instances,
+    entry="run_grid",
+    unpack="jobs, processors = instance",
+    call="record = run_grid(jobs, processors, {name})",
+    record_of=_record,
+    capacity=lambda record, instance: check_capacity(record),
+    capacity_asserts="no processor runs two task instances at once",
+    reference=MINE + " §2-§4",
+    capacity_snippet=_call("check_capacity"),
+    checks=(
+        _guarantee(
+            "deferment",
+            "tasks-complete-once",
+            "every task of a finished job completes exactly once",
+            MINE + " §2",
+            _on(_record, lambda record, ctx: check_tasks_complete_once(record)),
+            _call("check_tasks_complete_once"),
+            basic=True,
         ),
-        (
-            *basic_checks(
-                "deferment",
-                _record,
-                lambda record, instance: check_capacity(record),
-                capacity_asserts="no processor runs two task instances at once",
-                reference=MINE + " §2-§4",
-                capacity_snippet=_call("check_capacity"),
-            ),
-            _guarantee(
-                "deferment",
-                "tasks-complete-once",
-                "every task of a finished job completes exactly once",
-                MINE + " §2",
-                _on(_record, lambda record, ctx: check_tasks_complete_once(record)),
-                _call("check_tasks_complete_once"),
-                basic=True,
-            ),
-            _guarantee(
-                "deferment",
-                "replicas-cancelled",
-                "when a task completes, its other instances are cancelled at once",
-                MINE + " §2 (replication)",
-                _on(_record, lambda record, ctx: check_replicas_cancelled(record)),
-                _call("check_replicas_cancelled"),
-                basic=True,
-            ),
-            _guarantee(
-                "deferment",
-                "work-matches-speeds",
-                "each task instance runs exactly as long as its processor's speeds require",
-                MINE + " §2",
-                _on(_record, lambda record, ctx: check_work_matches_speeds(record, ctx[1][1])),
-                basic=True,
-            ),
-            _guarantee(
-                "deferment",
-                "no-overtaking",
-                "no job finishes before a strictly smaller job submitted earlier",
-                MINE + " §4 (task deferment)",
-                _on(_record, lambda record, ctx: check_no_overtaking(record)),
-                _call("check_no_overtaking"),
-            ),
+        _guarantee(
+            "deferment",
+            "replicas-cancelled",
+            "when a task completes, its other instances are cancelled at once",
+            MINE + " §2 (replication)",
+            _on(_record, lambda record, ctx: check_replicas_cancelled(record)),
+            _call("check_replicas_cancelled"),
+            basic=True,
         ),
-    )
+        _guarantee(
+            "deferment",
+            "work-matches-speeds",
+            "each task instance runs exactly as long as its processor's speeds require",
+            MINE + " §2",
+            _on(_record, lambda record, ctx: check_work_matches_speeds(record, ctx[1][1])),
+            basic=True,
+        ),
+        _guarantee(
+            "deferment",
+            "no-overtaking",
+            "no job finishes before a strictly smaller job submitted earlier",
+            MINE + " §4 (task deferment)",
+            _on(_record, lambda record, ctx: check_no_overtaking(record)),
+            _call("check_no_overtaking"),
+        ),
+    ),
 )
 
 
@@ -415,49 +425,41 @@ def _pool_nodes(instance: Any) -> Sequence[Any]:
     return tuple(instance[1])
 
 
-FREQUENCY = register(
-    Family(
-        "frequency",
-        *_one_form("a PoolRules or a policy name, run by simulate_pool"),
-        _frequency_runner,
-        _frequency_instances,
-        _reproducer(
-            "from schedlib.frequency import simulate_pool\n"
-            "from schedlib.frequency import *  # the types in the instance",
-            "jobs, nodes, settings = instance",
-            "record = simulate_pool(jobs, nodes, policy={name}, **settings)",
+FREQUENCY = _family(
+    "frequency",
+    "a PoolRules or a policy name, run by simulate_pool",
+    _frequency_runner,
+    _frequency_instances,
+    entry="simulate_pool",
+    unpack="jobs, nodes, settings = instance",
+    call="record = simulate_pool(jobs, nodes, policy={name}, **settings)",
+    record_of=_record,
+    capacity=lambda record, instance: check_capacity(record),
+    capacity_asserts="no node runs two jobs at once",
+    reference=CSS600 + " (PFS / MFS)",
+    capacity_snippet=_call("check_capacity"),
+    checks=(
+        _guarantee(
+            "frequency",
+            "pool-rules",
+            "every pool invariant of the record's policy: bursts complete, work "
+            "conserved, short bursts stay, preemption and migration counts, wait bounds",
+            CSS600 + " (PFS / MFS)",
+            _on(_record, lambda record, ctx: check_pool_run(record, _pool_nodes(ctx[1]))),
         ),
-        (
-            *basic_checks(
-                "frequency",
+        _guarantee(
+            "frequency",
+            "migration-limits",
+            "MF never exceeds MAX_MF + 1 and a banned job never migrates again",
+            CSS600 + " (MFS)",
+            _on(
                 _record,
-                lambda record, instance: check_capacity(record),
-                capacity_asserts="no node runs two jobs at once",
-                reference=CSS600 + " (PFS / MFS)",
-                capacity_snippet=_call("check_capacity"),
-            ),
-            _guarantee(
-                "frequency",
-                "pool-rules",
-                "every pool invariant of the record's policy: bursts complete, work "
-                "conserved, short bursts stay, preemption and migration counts, wait bounds",
-                CSS600 + " (PFS / MFS)",
-                _on(_record, lambda record, ctx: check_pool_run(record, _pool_nodes(ctx[1]))),
-            ),
-            _guarantee(
-                "frequency",
-                "migration-limits",
-                "MF never exceeds MAX_MF + 1 and a banned job never migrates again",
-                CSS600 + " (MFS)",
-                _on(
-                    _record,
-                    lambda record, ctx: check_migration_limits(
-                        record, _pool_nodes(ctx[1]), max_mf=ctx[1][2].get("max_mf", 2)
-                    ),
+                lambda record, ctx: check_migration_limits(
+                    record, _pool_nodes(ctx[1]), max_mf=ctx[1][2].get("max_mf", 2)
                 ),
             ),
         ),
-    )
+    ),
 )
 
 
@@ -496,76 +498,68 @@ def _withdrawn(record: Any, ctx: Any) -> None:
     )
 
 
-MULTISITE = register(
-    Family(
-        "multisite",
-        *_one_form("a MetaPolicy or a policy name, run by simulate_multisite"),
-        _multisite_runner,
-        _multisite_instances,
-        _reproducer(
-            "from schedlib.multisite import simulate_multisite\n"
-            "from schedlib.multisite import *  # the types in the instance",
-            "sites, matrix, jobs = instance",
-            "result = simulate_multisite(jobs, sites, {name}, matrix=matrix, "
-            "log_reservations=True)\nrecord = result.record",
-        ),
-        (
-            *basic_checks(
-                "multisite",
+MULTISITE = _family(
+    "multisite",
+    "a MetaPolicy or a policy name, run by simulate_multisite",
+    _multisite_runner,
+    _multisite_instances,
+    entry="simulate_multisite",
+    unpack="sites, matrix, jobs = instance",
+    call="result = simulate_multisite(jobs, sites, {name}, matrix=matrix, "
+    "log_reservations=True)\nrecord = result.record",
+    record_of=_ms_record,
+    capacity=lambda record, instance: check_capacity(record),
+    capacity_asserts="no processor of any site is used twice at once",
+    reference=SABIN_MS + " §3-§7",
+    capacity_snippet=_call("check_capacity"),
+    checks=(
+        _guarantee(
+            "multisite",
+            "one-site",
+            "each execution runs within one site",
+            SABIN_MS + " §3",
+            _on(
                 _ms_record,
-                lambda record, instance: check_capacity(record),
-                capacity_asserts="no processor of any site is used twice at once",
-                reference=SABIN_MS + " §3-§7",
-                capacity_snippet=_call("check_capacity"),
+                lambda record, ctx: check_within_one_site(record, sites=_sizes(ctx[0])),
             ),
-            _guarantee(
-                "multisite",
-                "one-site",
-                "each execution runs within one site",
-                SABIN_MS + " §3",
-                _on(
-                    _ms_record,
-                    lambda record, ctx: check_within_one_site(record, sites=_sizes(ctx[0])),
-                ),
-                basic=True,
-            ),
-            _guarantee(
-                "multisite",
-                "one-execution",
-                "a job runs at most one copy at a time",
-                SABIN_MS + " §3",
-                _on(_ms_record, lambda record, ctx: check_one_execution_at_a_time(record)),
-                _call("check_one_execution_at_a_time"),
-                basic=True,
-            ),
-            _guarantee(
-                "multisite",
-                "copies-withdrawn",
-                "when one copy of a job starts, its other copies are withdrawn as the policy says",
-                SABIN_MS + " §3",
-                _on(_ms_record, _withdrawn),
-            ),
-            _guarantee(
-                "multisite",
-                "multisite-reservations",
-                "on conservative sites, reservations are made on arrival, never move "
-                "later, and are kept",
-                SABIN_MS + " §4",
-                _on(
-                    _ms_record,
-                    lambda record, ctx: check_multisite_reservations(record, sites=_sizes(ctx[0])),
-                ),
-            ),
-            _guarantee(
-                "multisite",
-                "completion-bound",
-                "no starvation: each job ends by the bound its estimates give (efficacy priority)",
-                SABIN_MS + " §6",
-                _on(
-                    _ms_record,
-                    lambda record, ctx: check_completion_bound(record, estimates=ctx[0].estimates),
-                ),
+            basic=True,
+        ),
+        _guarantee(
+            "multisite",
+            "one-execution",
+            "a job runs at most one copy at a time",
+            SABIN_MS + " §3",
+            _on(_ms_record, lambda record, ctx: check_one_execution_at_a_time(record)),
+            _call("check_one_execution_at_a_time"),
+            basic=True,
+        ),
+        _guarantee(
+            "multisite",
+            "copies-withdrawn",
+            "when one copy of a job starts, its other copies are withdrawn as the policy says",
+            SABIN_MS + " §3",
+            _on(_ms_record, _withdrawn),
+        ),
+        _guarantee(
+            "multisite",
+            "multisite-reservations",
+            "on conservative sites, reservations are made on arrival, never move "
+            "later, and are kept",
+            SABIN_MS + " §4",
+            _on(
+                _ms_record,
+                lambda record, ctx: check_multisite_reservations(record, sites=_sizes(ctx[0])),
             ),
         ),
-    )
+        _guarantee(
+            "multisite",
+            "completion-bound",
+            "no starvation: each job ends by the bound its estimates give (efficacy priority)",
+            SABIN_MS + " §6",
+            _on(
+                _ms_record,
+                lambda record, ctx: check_completion_bound(record, estimates=ctx[0].estimates),
+            ),
+        ),
+    ),
 )
