@@ -9,6 +9,7 @@ an expected failure (strict `xfail`: the test fails if the check passes).
 from __future__ import annotations
 
 import itertools
+import re
 import subprocess
 import sys
 import textwrap
@@ -326,6 +327,24 @@ def test_a_head_delaying_easy_fails_with_a_small_pasteable_counterexample() -> N
         exec(textwrap.dedent(error.reproduction), {"impatient": impatient})
     # The correct policy passes the same check.
     check_scheduler(easy, "backfill", guarantees=["easy-head"], max_examples=50)
+
+
+@pytest.mark.parametrize(
+    ("policy", "family", "check"),
+    [
+        ("fcfs", "availability", "within-uptime"),
+        ("greedy", "multisite", "multisite-reservations"),
+        ("pfs", "frequency", "migration-limits"),
+    ],
+)
+def test_every_family_prints_a_reproduction_that_runs(policy: str, family: str, check: str) -> None:
+    """The printed source rebuilds the input (its repr, or a pickle) and re-runs the checker."""
+    with pytest.raises(ConformanceError) as info:
+        check_scheduler(
+            policy, family, guarantees=[check], checks=[check], max_examples=100, shrink=False
+        )
+    with pytest.raises(AssertionError, match=re.escape(info.value.reason[:30])):
+        exec(textwrap.dedent(info.value.reproduction), {})
 
 
 def test_checks_get_one_readable_test_id_each() -> None:

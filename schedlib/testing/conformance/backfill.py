@@ -299,7 +299,9 @@ def _instances(options: Mapping[str, Any], check: Check) -> Any:
     return inputs
 
 
-def _reproduce(instance: Any, form: str, name: str, check: Check) -> str:
+def _reproduce(
+    instance: Any, form: str, name: str, check: Check, options: Mapping[str, Any]
+) -> str:
     cluster, jobs = instance
     lines = [
         "from schedlib.model import Cluster, Job",

@@ -137,8 +137,8 @@ class Family:
         `instances(options, check)`: the hypothesis strategy of inputs for
         `check` (imported lazily; needs hypothesis).
     reproduce
-        `reproduce(instance, form, scheduler_name, check)`: Python source
-        rebuilding `instance` and re-running `check`.
+        `reproduce(instance, form, scheduler_name, check, options)`: Python
+        source rebuilding `instance` and re-running `check`.
     checks
         The family's checks, basics first.
     """
@@ -148,7 +148,7 @@ class Family:
     default_form: Callable[[Any], str]
     runner: Callable[[str, Any, Mapping[str, Any]], Callable[[Any], Any]]
     instances: Callable[[Mapping[str, Any], Check], Any]
-    reproduce: Callable[[Any, str, str, Check], str]
+    reproduce: Callable[[Any, str, str, Check, Mapping[str, Any]], str]
     checks: tuple[Check, ...]
 
     def check(self, name: str) -> Check:
@@ -342,7 +342,7 @@ def run_check(
     try:
         test()
     except Violation as violation:
-        source = family.reproduce(violation.instance, form, label, check)
+        source = family.reproduce(violation.instance, form, label, check, candidate.options)
         raise ConformanceError(
             check.name, candidate.name, violation.reason, violation.instance, source
         ) from None
@@ -351,7 +351,7 @@ def run_check(
         reason = "the same input failed once and passed when run again (hidden state?)"
         if found is None:
             raise ConformanceError(check.name, candidate.name, reason, None, str(flaky)) from None
-        source = family.reproduce(found.instance, form, label, check)
+        source = family.reproduce(found.instance, form, label, check, candidate.options)
         raise ConformanceError(
             check.name, candidate.name, f"{reason}: {found.reason}", found.instance, source
         ) from None

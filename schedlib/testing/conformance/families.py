@@ -76,6 +76,7 @@ def _family(
     capacity_asserts: str,
     reference: str,
     capacity_snippet: str = "",
+    settings: Sequence[str] = (),
     checks: tuple[Check, ...],
 ) -> Family:
     """Register a family whose schedulers come in one form: the basics, then `checks`."""
@@ -95,7 +96,7 @@ def _family(
             lambda _: "scheduler",
             runner,
             instances,
-            _reproducer(imports, unpack, call),
+            _reproducer(imports, unpack, call, settings),
             (*basics, *checks),
         )
     )
@@ -112,13 +113,40 @@ def _strategy(
     return factory(**bounds)
 
 
-def _reproducer(imports: str, unpack: str, call: str) -> Callable[[Any, str, str, Check], str]:
-    def reproduce(instance: Any, form: str, name: str, check: Check) -> str:
+def _instance_source(instance: Any, imports: str) -> str:
+    """Source rebuilding `instance`: its repr when that evaluates back to it, else a pickle."""
+    import base64
+    import pickle
+
+    text = repr(instance)
+    namespace: dict[str, Any] = {}
+    try:
+        exec(imports, namespace)
+        if eval(text, namespace) == instance:
+            return f"instance = {text}"
+    except Exception:  # a repr that is not Python: fall back on the pickle
+        pass
+    blob = base64.b64encode(pickle.dumps(instance)).decode()
+    chunks = "\n".join(f'    "{blob[i : i + 88]}"' for i in range(0, len(blob), 88))
+    return (
+        f"# instance = {text}\n"
+        "import base64, pickle  # the exact input (its repr above does not evaluate)\n"
+        f"instance = pickle.loads(base64.b64decode(\n{chunks}\n))"
+    )
+
+
+def _reproducer(
+    imports: str, unpack: str, call: str, settings: Sequence[str] = ()
+) -> Callable[[Any, str, str, Check, Mapping[str, Any]], str]:
+    def reproduce(
+        instance: Any, form: str, name: str, check: Check, options: Mapping[str, Any]
+    ) -> str:
+        given = "".join(f", {k}={options[k]!r}" for k in settings if k in options)
         lines = [
             imports,
-            f"instance = {instance!r}",
+            _instance_source(instance, imports),
             unpack,
-            call.format(name=name),
+            call.format(name=name, settings=given),
         ]
         if check.snippet:
             lines.append(check.snippet)
@@ -126,6 +154,11 @@ def _reproducer(imports: str, unpack: str, call: str) -> Callable[[Any, str, str
         return "\n".join(lines)
 
     return reproduce
+
+
+def _source(checker: str, arguments: str) -> str:
+    """Source importing `checker` and calling it with `arguments` (in a reproduction)."""
+    return f"from schedlib.testing.invariants import {checker}\n{checker}({arguments})"
 
 
 def _on(record_of: Callable[[Any, Any], Any], check: Callable[[Any, Any], None]) -> Verify:
@@ -210,6 +243,7 @@ AVAILABILITY = _family(
                 ),
             ),
             basic=True,
+            snippet=_source("check_failures_handled", "record, result.up_periods, max_failures=5"),
         ),
         _guarantee(
             "availability",
@@ -220,6 +254,7 @@ AVAILABILITY = _family(
                 _avail_record,
                 lambda record, ctx: check_within_uptime(record, ctx[0].up_periods),
             ),
+            snippet=_source("check_within_uptime", "record, result.up_periods"),
         ),
         _guarantee(
             "availability",
@@ -237,6 +272,10 @@ AVAILABILITY = _family(
             _on(
                 _avail_record,
                 lambda record, ctx: check_unschedulable_reported(record, _longest(ctx[1])),
+            ),
+            snippet=_source(
+                "check_unschedulable_reported",
+                "record, max(r.planned.longest_uptime for r in resources)",
             ),
         ),
     ),
@@ -292,9 +331,11 @@ PREEMPTION = _family(
     _preemption_instances,
     entry="simulate_grid",
     unpack="nodes, jobs = instance",
-    call="record = simulate_grid(jobs, nodes, policy={name})",
+    call="record = simulate_grid(jobs, nodes, policy={name}{settings})",
+    settings=("alpha", "beta", "delta", "overhead"),
     record_of=_record,
     capacity=lambda record, instance: check_node_capacity(record, instance[0]),
+    capacity_snippet=_source("check_node_capacity", "record, nodes"),
     capacity_asserts="no node ever holds more of any resource than it has",
     reference=BALA + " §5",
     checks=(
@@ -305,6 +346,7 @@ PREEMPTION = _family(
             BALA + " §5.3",
             _on(_record, lambda record, ctx: check_migrations_start(record, ctx[1][0])),
             basic=True,
+            snippet=_source("check_migrations_start", "record, nodes"),
         ),
         _guarantee(
             "preemption",
@@ -318,6 +360,10 @@ PREEMPTION = _family(
                 ),
             ),
             basic=True,
+            snippet=_source(
+                "check_progress_conserved",
+                "record, nodes, overhead=record.parameter('overhead', 0.0)",
+            ),
         ),
         _guarantee(
             "preemption",
@@ -326,6 +372,11 @@ PREEMPTION = _family(
             "formula (alpha > 0)",
             BALA + " §5.1",
             _on(_record, _no_starvation),
+            snippet=_source(
+                "check_no_starvation",
+                "record, nodes, alpha=record.parameter('alpha'), beta=record.parameter('beta'), "
+                "delta=record.parameter('delta'), overhead=record.parameter('overhead')",
+            ),
         ),
     ),
 )
@@ -389,6 +440,7 @@ DEFERMENT = _family(
             MINE + " §2",
             _on(_record, lambda record, ctx: check_work_matches_speeds(record, ctx[1][1])),
             basic=True,
+            snippet=_source("check_work_matches_speeds", "record, processors"),
         ),
         _guarantee(
             "deferment",
@@ -446,6 +498,7 @@ FREQUENCY = _family(
             "conserved, short bursts stay, preemption and migration counts, wait bounds",
             CSS600 + " (PFS / MFS)",
             _on(_record, lambda record, ctx: check_pool_run(record, _pool_nodes(ctx[1]))),
+            snippet=_source("check_pool_run", "record, nodes"),
         ),
         _guarantee(
             "frequency",
@@ -457,6 +510,9 @@ FREQUENCY = _family(
                 lambda record, ctx: check_migration_limits(
                     record, _pool_nodes(ctx[1]), max_mf=ctx[1][2].get("max_mf", 2)
                 ),
+            ),
+            snippet=_source(
+                "check_migration_limits", "record, nodes, max_mf=settings.get('max_mf', 2)"
             ),
         ),
     ),
@@ -523,6 +579,9 @@ MULTISITE = _family(
                 lambda record, ctx: check_within_one_site(record, sites=_sizes(ctx[0])),
             ),
             basic=True,
+            snippet=_source(
+                "check_within_one_site", "record, sites=[site.processors for site in sites]"
+            ),
         ),
         _guarantee(
             "multisite",
@@ -539,6 +598,11 @@ MULTISITE = _family(
             "when one copy of a job starts, its other copies are withdrawn as the policy says",
             SABIN_MS + " §3",
             _on(_ms_record, _withdrawn),
+            snippet=_source(
+                "check_copies_withdrawn",
+                "record, cancel=record.parameter('cancel'), estimates=result.estimates, "
+                "sites=[site.processors for site in sites]",
+            ),
         ),
         _guarantee(
             "multisite",
@@ -550,6 +614,9 @@ MULTISITE = _family(
                 _ms_record,
                 lambda record, ctx: check_multisite_reservations(record, sites=_sizes(ctx[0])),
             ),
+            snippet=_source(
+                "check_multisite_reservations", "record, sites=[site.processors for site in sites]"
+            ),
         ),
         _guarantee(
             "multisite",
@@ -560,6 +627,7 @@ MULTISITE = _family(
                 _ms_record,
                 lambda record, ctx: check_completion_bound(record, estimates=ctx[0].estimates),
             ),
+            snippet=_source("check_completion_bound", "record, estimates=result.estimates"),
         ),
     ),
 )
