@@ -101,6 +101,18 @@ def checks_for(
     -------
     tuple of Check
         The family's basics for the scheduler's form, then its guarantees.
+
+    Raises
+    ------
+    InvalidValueError
+        For an unknown family, form or guarantee.
+
+    Examples
+    --------
+    >>> from schedlib.backfill import conservative
+    >>> [c.name for c in checks_for(conservative, "backfill", form="plan",
+    ...                             guarantees=["conservative-reservations"])][-2:]
+    ['non-clairvoyant', 'conservative-reservations']
     """
     return _candidate(scheduler, family, guarantees, form, None).checks()
 
@@ -265,6 +277,11 @@ def parametrize_with_checks(
     -------
     Callable
         `pytest.mark.parametrize("scheduler, check", ...)`.
+
+    Notes
+    -----
+    Nothing runs when the decorator is built: each test runs its one check
+    (`max_examples` inputs) when pytest calls it.
 
     Raises
     ------

@@ -178,6 +178,12 @@ def family_of(name: str) -> Family:
     ------
     InvalidValueError
         Naming the known families.
+
+    Examples
+    --------
+    >>> import schedlib.testing
+    >>> family_of("deferment").forms
+    {'scheduler': 'GridView -> Selection (e.g. fifo(1)), run by run_grid'}
     """
     from schedlib.errors import InvalidValueError
 
@@ -449,6 +455,15 @@ def basic_checks(
     -------
     tuple of Check
         `accounting`, `lifecycle`, `capacity`, `no-early-start`, `determinism`.
+
+    Examples
+    --------
+    >>> from schedlib.testing.invariants import check_capacity
+    >>> basics = basic_checks("mine", lambda result, instance: result,
+    ...                       lambda record, instance: check_capacity(record),
+    ...                       capacity_asserts="no unit used twice", reference="mine")
+    >>> [c.name for c in basics]
+    ['accounting', 'lifecycle', 'capacity', 'no-early-start', 'determinism']
     """
     from schedlib.testing.invariants import check_every_job_accounted, check_lifecycle
 
