@@ -523,8 +523,11 @@ def _silence_stdout() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `schedlib` command; returns the exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    try:  # building the parser imports every reproduction: Ctrl-C may land here too
+        args = build_parser().parse_args(argv)
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
     try:
         code: int = args.handler(args)
         sys.stdout.flush()
