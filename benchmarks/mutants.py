@@ -161,8 +161,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "ctrl-c-traceback",
         "schedlib/cli.py",
-        "    except KeyboardInterrupt:",
-        "    except ZeroDivisionError:",
+        "        return 2\n    except KeyboardInterrupt:",
+        "        return 2\n    except ZeroDivisionError:",
         ("tests/results/test_interrupted.py",),
         "Ctrl-C ends the command with a traceback",
     ),
