@@ -26,7 +26,7 @@ from types import ModuleType
 from typing import Any
 
 from schedlib import __version__
-from schedlib.errors import SchedlibError
+from schedlib.errors import SchedlibError, SimulationStuckError
 from schedlib.execution.parallel import RunFailedError
 from schedlib.experiments import REPRODUCTIONS
 from schedlib.results.tables import FORMATS, render, render_by
@@ -538,6 +538,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RunFailedError as error:  # one run of a batch: its configuration is named
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return 2 if error.user_error else 1
+    except SimulationStuckError as error:  # a shipped model that cannot finish: our fault
+        print(f"{PROG}: internal error: {error}", file=sys.stderr)
+        return 1
     except (SchedlibError, OSError) as error:
         message = str(error)
         if isinstance(error, OSError) and error.filename is not None and error.strerror:

@@ -369,7 +369,7 @@ def plot(rows: Sequence[dict[str, Any]], path: str) -> None:
     SchedlibError
         If matplotlib is missing (names the `plot` extra).
     """
-    from schedlib.results.plotting import pyplot
+    from schedlib.results.plotting import pyplot, save_figure
 
     plt = pyplot()
     traces = sorted({r["trace"] for r in rows})
@@ -412,8 +412,7 @@ def plot(rows: Sequence[dict[str, Any]], path: str) -> None:
         ax.set_title(f"{trace}: turnaround by K (lowest load factor)")
         ax.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    save_figure(fig, path, dpi=90)
 
 
 def _factors(text: str) -> list[float]:

@@ -102,15 +102,15 @@ def check_figure_path(path: str | Path) -> Path:
     return target
 
 
-def save_figure(figure: Any, path: str | Path) -> Path:
-    """Write `figure` to `path` (format by suffix) and close it.
+def save_figure(figure: Any, path: str | Path, *, dpi: int = 120) -> Path:
+    """Write `figure` to `path` (format by suffix, `dpi` for raster formats) and close it.
 
     The file is written whole or not at all
     ([`atomic_write`][schedlib.results.atomic.atomic_write]).
     """
     target = check_figure_path(path)
     with atomic_write(target, binary=True) as stream:
-        figure.savefig(stream, format=target.suffix[1:].lower(), dpi=120, bbox_inches="tight")
+        figure.savefig(stream, format=target.suffix[1:].lower(), dpi=dpi, bbox_inches="tight")
     pyplot().close(figure)
     return target
 
