@@ -169,7 +169,7 @@ def test_sweep_appends_results_and_resumes(
     assert code == 0 and "4 runs" in err
     rows = out.splitlines()
     assert rows[0].startswith("limit,policy,processors,seed") and len(rows) == 5
-    assert len(output.read_text().splitlines()) == 4
+    assert len(output.read_text().splitlines()) == 4 + 1  # one line per run, and the trailer
     code, _, err = run(capsys, "sweep", str(config), "-o", str(output))
     assert code == 2 and "exists already" in err
     code, again, _ = run(
