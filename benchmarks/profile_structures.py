@@ -34,7 +34,7 @@ import attrs
 from sortedcontainers import SortedDict
 
 from schedlib.backfill import schedule
-from schedlib.backfill.profile import Profile, _check_request, _check_time
+from schedlib.backfill.profile import Profile, _check_request, _check_time, _move_parts
 from schedlib.errors import InvalidValueError
 from schedlib.results.tables import FORMATS, render
 from schedlib.workloads import load_workload
@@ -133,12 +133,7 @@ class SortedProfileEditor:
         _check_time(new_start, self._d.keys(), "new_start")
         if new_start == start or not duration:
             return
-        if new_start < start:
-            taken = (new_start, min(new_start + duration, start))
-            given = (max(new_start + duration, start), start + duration)
-        else:
-            taken = (max(start + duration, new_start), new_start + duration)
-            given = (start, min(start + duration, new_start))
+        taken, given = _move_parts(start, new_start, duration)
         self._add(given[0], given[1], procs, "they were not reserved")
         try:
             self._add(taken[0], taken[1], -procs, "")

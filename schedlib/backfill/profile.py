@@ -117,6 +117,27 @@ def _earliest_fit(
     return candidate  # the last segment is fully free
 
 
+def _move_parts(
+    start: Time, new_start: Time, duration: Time
+) -> tuple[tuple[Time, Time], tuple[Time, Time]]:
+    """Moving $[start, start + d)$ to $[new, new + d)$: the interval taken and the one given back.
+
+    Only the parts of the two intervals that do not overlap change (either may be empty).
+
+    >>> _move_parts(10, 12, 5), _move_parts(10, 0, 5)
+    (((15, 17), (10, 12)), ((0, 5), (10, 15)))
+    """
+    if new_start < start:
+        return (new_start, min(new_start + duration, start)), (
+            max(new_start + duration, start),
+            start + duration,
+        )
+    return (max(start + duration, new_start), new_start + duration), (
+        start,
+        min(start + duration, new_start),
+    )
+
+
 @attrs.frozen(slots=True, repr=False)
 class Profile:
     """Free processors over future time; immutable (every operation returns a new profile).
@@ -532,12 +553,7 @@ class ProfileEditor:
         _check_time(new_start, self._times, "new_start")
         if new_start == start or not duration:
             return
-        if new_start < start:
-            taken = (new_start, min(new_start + duration, start))
-            given = (max(new_start + duration, start), start + duration)
-        else:
-            taken = (max(start + duration, new_start), new_start + duration)
-            given = (start, min(start + duration, new_start))
+        taken, given = _move_parts(start, new_start, duration)
         self._add(given[0], given[1], procs, "they were not reserved")
         try:
             self._add(taken[0], taken[1], -procs, "")
