@@ -4,9 +4,12 @@
 schedlib compare [--workload FILE.swf[.gz]] [--format table|json|csv]
 schedlib run --policy easy [--workload FILE] [--output jobs.csv|jobs.json]
 schedlib reproduce {pgs,preemptive,deferment,frequency,multisite,all} [options]
+schedlib check FILE [--processors N] [--policy easy|fcfs] [--format text|json]
+schedlib plot FILE [--output FIGURE.png]
 ```
 
-Exit codes: 0 success, 1 an unexpected internal error, 2 bad input (bad
+Exit codes: 0 success, 1 an unexpected internal error (or, for `check`, a
+violated invariant), 2 bad input (bad
 arguments, unreadable or malformed files; one line on standard error, no
 traceback), 130 interrupted. Results go to standard output, progress bars and
 errors to standard error; progress bars appear only on a terminal.
@@ -23,7 +26,7 @@ from types import ModuleType
 from typing import Any
 
 from schedlib import __version__
-from schedlib.errors import SchedlibError
+from schedlib.errors import SchedlibError, SimulationStuckError
 from schedlib.execution.parallel import RunFailedError
 from schedlib.experiments import REPRODUCTIONS
 from schedlib.results.tables import FORMATS, render, render_by
@@ -95,6 +98,15 @@ def _add_explain_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_plot_argument(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument(
+        "--plot",
+        metavar="FIGURE",
+        help=f"also draw {what} to FIGURE (.png, .pdf or .svg; needs the 'plot' extra, "
+        "checked before the run)",
+    )
+
+
 def _load(args: argparse.Namespace) -> Any:
     """Read the workload; say on standard error what cleaning did and what was assumed."""
     from schedlib.workloads import CleaningPolicy, load_workload
@@ -128,25 +140,146 @@ def _print_summaries(rows: list[dict[str, Any]], args: argparse.Namespace) -> No
             print(f"  {name:<{width}}  {meaning}")
 
 
+def _check_plot(args: argparse.Namespace) -> None:
+    """Fail at once, before any computation, if `--plot` cannot be honoured."""
+    if args.plot:
+        from schedlib.results.plotting import check_figure_path, pyplot
+
+        check_figure_path(args.plot)
+        pyplot()
+
+
+def _plot_runs(args: argparse.Namespace, workload: Any, records: dict[str, Any]) -> None:
+    from schedlib.results.plotting import plot_runs, plot_schedule, save_figure
+    from schedlib.results.schedules import Schedule
+
+    capacity = workload.cluster.processors
+    runs = {name: Schedule.from_record(r, workload.name) for name, r in records.items()}
+    if len(runs) == 1:
+        ((name, run),) = runs.items()
+        figure = plot_schedule(run, capacity=capacity, title=f"{name} on {workload.name}")
+    else:
+        figure = plot_runs(runs, capacity=capacity, title=f"{workload.name}, {capacity} processors")
+    print(f"{PROG}: plot written to {save_figure(figure, args.plot)}", file=sys.stderr)
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     from schedlib.experiments.backfilling import run_policy, summary_row
 
+    _check_plot(args)
     workload = _load(args)
     record = run_policy(workload, args.policy, show_progress=True, conventions=args.conventions)
     if args.output:
         from schedlib.results.export import write_record
 
-        write_record(record, args.output)
+        write_record(record, args.output, workload_name=workload.name)
     _print_summaries([summary_row(workload, record)], args)
+    if args.plot:
+        _plot_runs(args, workload, {args.policy: record})
     return 0
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
-    from schedlib.experiments.backfilling import compare
+    from schedlib.backfill import POLICIES
+    from schedlib.experiments.backfilling import run_policy, summary_row
 
+    _check_plot(args)
     workload = _load(args)
-    _print_summaries(compare(workload, show_progress=True, conventions=args.conventions), args)
+    records = {
+        p: run_policy(workload, p, show_progress=True, conventions=args.conventions)
+        for p in POLICIES
+    }
+    _print_summaries([summary_row(workload, r) for r in records.values()], args)
+    if args.plot:
+        _plot_runs(args, workload, records)
     return 0
+
+
+def _cmd_plot(args: argparse.Namespace) -> int:
+    from schedlib.results.plotting import check_figure_path, pyplot, save_figure
+
+    pyplot()  # matplotlib missing: say so before reading anything
+    source = Path(args.file)
+    target = check_figure_path(args.output or source.with_name(source.name.split(".")[0] + ".png"))
+    if _is_sweep_file(source):
+        from schedlib.execution.sweep import read_sweep
+        from schedlib.results.metrics import SUMMARY_UNITS
+        from schedlib.results.plotting import plot_sweep
+
+        try:
+            results = read_sweep(source)
+        except UnicodeDecodeError:
+            raise SchedlibError(f"{source}: not a text file (not UTF-8)") from None
+        parameters: list[str] = []
+        for config, _ in results.results.values():
+            parameters += [k for k in config if k not in parameters]
+        figure = plot_sweep(
+            results.rows(),
+            parameters,
+            x=args.x,
+            metrics=args.metric or (),
+            units=SUMMARY_UNITS,
+            title=str(source),
+        )
+    else:
+        from schedlib.results.plotting import plot_schedule
+        from schedlib.results.schedules import read_schedule
+
+        schedule = read_schedule(source)
+        capacity = args.processors or schedule.capacity
+        if capacity is None:
+            capacity = max(
+                [j.allocation[-1][1] + 1 for j in schedule.jobs if j.allocation]
+                + [j.procs for j in schedule.jobs]
+                + [1]
+            )
+            print(
+                f"{PROG}: warning: {source} does not say the machine size; assumed {capacity} "
+                "processors (the highest processor used); give --processors N",
+                file=sys.stderr,
+            )
+        figure = plot_schedule(schedule, capacity=capacity)
+    print(save_figure(figure, target))
+    return 0
+
+
+def _is_sweep_file(path: Path) -> bool:
+    """A sweep's JSON lines (`.jsonl`, or a first line with a `configuration`)."""
+    import json
+
+    if path.suffix.lower() == ".jsonl":
+        return True
+    if path.suffix.lower() != ".json":
+        return False
+    with path.open(encoding="utf-8", errors="replace") as stream:
+        first = stream.readline()
+    try:
+        return isinstance(entry := json.loads(first), dict) and "configuration" in entry
+    except json.JSONDecodeError:
+        return False
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    import json
+
+    from schedlib.results.schedules import read_schedule, read_up_times
+    from schedlib.testing.invariants.schedules import check_report
+
+    schedule = read_schedule(args.file)
+    up = read_up_times(args.within_uptime) if args.within_uptime else None
+    capacity = args.processors or schedule.capacity
+    if capacity is None:
+        raise SchedlibError(
+            f"{args.file}: the file does not say the machine size; give --processors N"
+        )
+    report = check_report(
+        schedule, capacity=capacity, policy=args.policy, no_overtaking=args.no_overtaking, up=up
+    )
+    if args.format == "json":
+        print(json.dumps(report.as_dict(), indent=1))
+    else:
+        print("\n".join(report.lines()))
+    return 0 if report.ok else 1
 
 
 def _executor(args: argparse.Namespace) -> Any:
@@ -241,6 +374,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_workload_arguments(compare)
     _add_format_argument(compare)
     _add_explain_argument(compare)
+    _add_plot_argument(compare, "utilisation, queue length and wait CDF of each policy")
     compare.set_defaults(handler=_cmd_compare)
 
     run = commands.add_parser(
@@ -261,7 +395,86 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_format_argument(run)
     _add_explain_argument(run)
+    _add_plot_argument(run, "Gantt chart, utilisation, queue length and wait CDF")
     run.set_defaults(handler=_cmd_run)
+
+    check = commands.add_parser(
+        "check",
+        help="check a schedule from any scheduler (per-job CSV, JSON or SWF) for violations",
+        description="Check a finished schedule, from schedlib or any other scheduler: a per-job "
+        "CSV in Batsim's out_jobs.csv layout, schedlib's JSON output, or an SWF trace (start = "
+        "submit + wait). Always checked: each job once, never started before its submission, "
+        "ended after its start, no processor used twice at once nor beyond the machine. Prints "
+        "each violation (the first 20, then a count per kind) and a summary line; exits 1 if "
+        "any invariant fails, 0 if none, 2 if the file cannot be read.",
+    )
+    check.add_argument("file", metavar="FILE", help="the schedule (.csv[.gz], .json, .swf[.gz])")
+    check.add_argument(
+        "--processors",
+        type=_positive_int,
+        metavar="N",
+        help="machine size; needed for a CSV (default: the SWF header's MaxProcs, the JSON's "
+        "capacity)",
+    )
+    check.add_argument(
+        "--policy",
+        choices=("easy", "fcfs"),
+        help="also check the policy's promise: easy, the first waiting job never starts later "
+        "than its shadow time; fcfs, no job starts before an earlier-submitted one",
+    )
+    check.add_argument(
+        "--no-overtaking",
+        action="store_true",
+        help="also check that no job finishes before a smaller job submitted earlier "
+        "(size: processors x execution time)",
+    )
+    check.add_argument(
+        "--within-uptime",
+        metavar="FILE",
+        help="also check that every job ends by its processors' planned down time; FILE is a "
+        "CSV with the header processor,start,planned_end (one row per up period)",
+    )
+    check.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output format (default: text)"
+    )
+    check.set_defaults(handler=_cmd_check)
+
+    plot = commands.add_parser(
+        "plot",
+        help="plot a run (Gantt, utilisation, queue, wait CDF) or a sweep's metrics",
+        description="Plot a run's per-job records (CSV in Batsim's layout, or schedlib's JSON): "
+        "a Gantt chart per processor, utilisation and queue length over time, and the CDF of "
+        "the wait times. Or plot a sweep's output (JSON lines from schedlib sweep): a metric "
+        "against a parameter, one line per combination of the other parameters, error bars of "
+        "one standard deviation over the seeds. Needs the 'plot' extra (matplotlib). Prints the "
+        "path of the figure written.",
+    )
+    plot.add_argument("file", metavar="FILE", help="a run's .csv/.json, or a sweep's .jsonl")
+    plot.add_argument(
+        "--output",
+        "-o",
+        metavar="FIGURE",
+        help="the figure (.png, .pdf, .svg); default: FILE's name with .png",
+    )
+    plot.add_argument(
+        "--processors",
+        type=_positive_int,
+        metavar="N",
+        help="machine size of a run (default: the JSON's capacity, else the highest processor "
+        "used, with a warning)",
+    )
+    plot.add_argument(
+        "--x",
+        metavar="PARAMETER",
+        help="sweep: the parameter on the horizontal axis (default: the first numeric one swept)",
+    )
+    plot.add_argument(
+        "--metric",
+        action="append",
+        metavar="NAME",
+        help="sweep: a result to plot, one panel each; repeatable (default: mean_wait)",
+    )
+    plot.set_defaults(handler=_cmd_plot)
 
     sweep = commands.add_parser(
         "sweep",
@@ -328,8 +541,11 @@ def _silence_stdout() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `schedlib` command; returns the exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    try:  # building the parser imports every reproduction: Ctrl-C may land here too
+        args = build_parser().parse_args(argv)
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
     try:
         code: int = args.handler(args)
         sys.stdout.flush()
@@ -340,6 +556,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RunFailedError as error:  # one run of a batch: its configuration is named
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return 2 if error.user_error else 1
+    except SimulationStuckError as error:  # a shipped model that cannot finish: our fault
+        print(f"{PROG}: internal error: {error}", file=sys.stderr)
+        return 1
     except (SchedlibError, OSError) as error:
         message = str(error)
         if isinstance(error, OSError) and error.filename is not None and error.strerror:

@@ -139,8 +139,11 @@ class WorkloadFormatError(SchedlibError, ValueError):
 class SimulationStuckError(SchedlibError, RuntimeError):
     """Work remains but the simulation cannot progress.
 
-    Raised by the engine when no event is left (or the event budget is spent)
-    while jobs are unfinished. The message names the time and the stuck jobs.
+    Raised by the engine when no event is left while jobs are unfinished, or
+    when its progress guard trips (the event budget is spent, or no job made
+    progress over the livelock window; see [`simulate`][schedlib.engine.simulate]).
+    The message names the time, the rule, the stuck jobs and, for a guard
+    trip, the last log entries (the model's last decisions).
 
     Parameters
     ----------
@@ -150,20 +153,42 @@ class SimulationStuckError(SchedlibError, RuntimeError):
         Identifiers of the unfinished jobs.
     reason
         Why the engine stopped.
+    rule
+        Which rule tripped: `"no event left"`, `"event budget"` or
+        `"livelock"` (default: the reason).
+    recent
+        The last log entries before the engine gave up (most recent last).
 
     Examples
     --------
     >>> str(SimulationStuckError(10.0, [3, 7], "no event left"))
     'simulation stuck at t=10.0: no event left; 2 unfinished job(s): 3, 7'
+    >>> error = SimulationStuckError(4, [1], "event budget of 9 spent", rule="event budget",
+    ...                              recent=["t=4 job 1 preempt (0,)"])
+    >>> error.rule, str(error).endswith("last log entries: t=4 job 1 preempt (0,)")
+    ('event budget', True)
     """
 
-    def __init__(self, time: float, jobs: Iterable[Any], reason: str) -> None:
+    def __init__(
+        self,
+        time: float,
+        jobs: Iterable[Any],
+        reason: str,
+        *,
+        rule: str | None = None,
+        recent: Iterable[Any] = (),
+    ) -> None:
         self.time = time
         self.jobs = tuple(jobs)
         self.reason = reason
+        self.rule = reason if rule is None else rule
+        self.recent = tuple(recent)
         shown = ", ".join(str(j) for j in self.jobs[:20])
         more = f" (and {len(self.jobs) - 20} more)" if len(self.jobs) > 20 else ""
+        tail = (
+            f"; last log entries: {'; '.join(str(r) for r in self.recent)}" if self.recent else ""
+        )
         super().__init__(
             f"simulation stuck at t={time}: {reason}; "
-            f"{len(self.jobs)} unfinished job(s): {shown}{more}"
+            f"{len(self.jobs)} unfinished job(s): {shown}{more}{tail}"
         )

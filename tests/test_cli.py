@@ -169,7 +169,7 @@ def test_sweep_appends_results_and_resumes(
     assert code == 0 and "4 runs" in err
     rows = out.splitlines()
     assert rows[0].startswith("limit,policy,processors,seed") and len(rows) == 5
-    assert len(output.read_text().splitlines()) == 4
+    assert len(output.read_text().splitlines()) == 4 + 1  # one line per run, and the trailer
     code, _, err = run(capsys, "sweep", str(config), "-o", str(output))
     assert code == 2 and "exists already" in err
     code, again, _ = run(
@@ -197,3 +197,20 @@ def test_bad_sweep_configurations_exit_2_before_any_run(
     code, out, err = run(capsys, "sweep", str(config), "--workers", "1")
     assert code == 2 and out == ""
     assert message in err and "Traceback" not in err
+
+
+def test_a_stuck_simulation_is_our_fault_and_exits_1(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from schedlib import cli as cli_module
+    from schedlib.errors import SimulationStuckError
+
+    def stuck(args: object) -> int:
+        raise SimulationStuckError(4, [1], "livelock", rule="livelock")
+
+    monkeypatch.setattr(cli_module, "_cmd_compare", stuck)
+    assert cli_module.main(["compare"]) == 1
+    err = capsys.readouterr().err
+    assert (
+        err.startswith("schedlib: internal error: simulation stuck at t=4") and err.count("\n") == 1
+    )

@@ -67,7 +67,8 @@ def test_no_help_text_uses_internal_paper_names(capsys: pytest.CaptureFixture[st
     from schedlib.cli import main
     from schedlib.experiments import REPRODUCTIONS
 
-    commands = [[], ["run"], ["compare"], ["sweep"], *(["reproduce", n] for n in REPRODUCTIONS)]
+    commands = [[], ["run"], ["compare"], ["sweep"], ["check"], ["plot"]]
+    commands += [["reproduce", n] for n in REPRODUCTIONS]
     for command in commands:
         with pytest.raises(SystemExit):
             main([*command, "--help"])

@@ -72,7 +72,7 @@ from schedlib.availability.patterns import ResourceAvailability, UpPeriod
 from schedlib.availability.policies import MappingPolicy, resolve_policy
 from schedlib.availability.scheduling_pass import run_pass
 from schedlib.availability.state import ResourceState, VolatileGridState, replace_at
-from schedlib.engine import Event, Phase, Step, simulate
+from schedlib.engine import Event, Phase, Step, default_budget, default_window, simulate
 from schedlib.errors import InvalidValueError
 from schedlib.model import EventKind, JobEvent, JobId, RunRecord, Time
 from schedlib.results.metrics import makespan
@@ -261,6 +261,40 @@ class VolatileGridModel:
     def unfinished(self, state: VolatileGridState) -> Collection[JobId]:
         """Ids of the jobs that have not ended."""
         return [job.id for job in self.jobs if job.id not in state.finished]
+
+    def event_budget(self, state: VolatileGridState) -> int:
+        """The progress guard's event budget: the default budget times the resources.
+
+        Availability cycles never end, so a run's events grow with its length
+        times the number of resources $R$: the budget is $R$ times the default
+        for $n$ jobs and $R$ resources. The livelock rule (on the work left)
+        and `max_failures` (no job fails for ever) bound the run first.
+        Complexity: $O(1)$.
+        """
+        count = len(self.resources)
+        return default_budget(len(self.jobs) + count) * max(1, count)
+
+    def livelock_window(self, state: VolatileGridState) -> int:
+        """The livelock window: the default window times the resources.
+
+        A job may wait for a resource whose next up period is long enough
+        while every other resource goes down and comes back many times;
+        $R$ times the default window leaves each resource that many cycles.
+        Complexity: $O(1)$.
+        """
+        count = len(self.resources)
+        return default_window(len(self.jobs) + count) * max(1, count)
+
+    def remaining_work(self, state: VolatileGridState, now: Time) -> float:
+        """Seconds of work left at `now` (the engine's livelock measure).
+
+        The runtimes of the jobs not ended, minus what each running job has
+        done since it started (work lost by a failure comes back). A policy
+        that leaves every job waiting while the resources cycle keeps it
+        constant. Complexity: $O(n + R)$.
+        """
+        left = sum(self._runtime[j.id] for j in self.jobs if j.id not in state.finished)
+        return left - sum(now - r.started for r in state.resources if r.running is not None)
 
     def on_event(self, state: VolatileGridState, event: Event) -> Step[VolatileGridState]:
         """Handle an arrival, completion, failure, recovery or runtime update."""

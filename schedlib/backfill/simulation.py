@@ -82,7 +82,7 @@ from schedlib.backfill.policies import (
 from schedlib.backfill.processors import FreeProcessors, Ranges, ids_of
 from schedlib.backfill.profile import Profile
 from schedlib.engine import Event, Phase, Step, simulate
-from schedlib.errors import InvalidValueError
+from schedlib.errors import InvalidDecisionError, InvalidValueError
 from schedlib.model import (
     Cluster,
     EventKind,
@@ -583,7 +583,10 @@ class BackfillModel:
                     return  # none of them fits now
                 considered = (queue[0], *queue[first_new:])
         free, running = self._view(work, now)
-        decision = self._decide(Snapshot(now, free, running, considered))
+        snapshot = Snapshot(now, free, running, considered)
+        decision = self._decide(snapshot)
+        if self._custom:
+            _check_decision(self._decide, snapshot, decision)
         if decision.start:
             self._start(work, now, decision.start)
             positions = decision.positions
@@ -606,7 +609,10 @@ class BackfillModel:
         released = work.released
         work.released = ()
         reservations: tuple[Time | None, ...] = old + (None,) * (len(queue) - len(old))
-        decision = self._plan(Plan(now, profile, queue, reservations, released, compress))
+        plan = Plan(now, profile, queue, reservations, released, compress)
+        decision = self._plan(plan)
+        if self._custom:
+            _check_plan_decision(self._plan, plan, decision, work.free.size)
         work.profile = decision.profile
         new = decision.reservations
         if self.log_reservations:
@@ -720,6 +726,106 @@ class BackfillModel:
             return False
         work.queue = (*work.queue, request)
         return True
+
+
+def _name(function: Callable[..., Any]) -> str:
+    name = getattr(function, "__qualname__", None) or getattr(function, "__name__", None)
+    return str(name) if name else repr(function)
+
+
+def _check_started(
+    function: Callable[..., Any],
+    now: Time,
+    queue: tuple[Request, ...],
+    start: Any,
+    positions: Any,
+    free: int,
+    decision: Any,
+) -> None:
+    """The jobs a custom decision starts are distinct waiting jobs that fit in `free`."""
+
+    def invalid(reason: str) -> InvalidDecisionError:
+        return InvalidDecisionError(_name(function), now, reason, decision)
+
+    if len(start) != len(positions):
+        raise invalid(f"it starts {len(start)} job(s) but gives {len(positions)} queue position(s)")
+    waiting = {job.id for job in queue}
+    seen: set[JobId] = set()
+    previous = -1
+    for job, k in zip(start, positions, strict=True):
+        job_id = getattr(job, "id", job)
+        if job_id in seen:
+            raise invalid(f"it starts job {job_id} twice")
+        seen.add(job_id)
+        if job_id not in waiting:
+            raise invalid(f"it starts job {job_id}, which is not waiting")
+        if not (isinstance(k, int) and 0 <= k < len(queue)) or queue[k] != job:
+            raise invalid(f"position {k!r} of job {job_id} is not its place in the queue")
+        if k <= previous:
+            raise invalid(f"positions {list(positions)} are not ascending")
+        previous = k
+    needed = sum(job.procs for job in start)
+    if needed > free:
+        raise invalid(
+            f"it oversubscribes: the jobs it starts need {needed} processors, only {free} are free"
+        )
+
+
+def _check_decision(decide: Callable[..., Any], snapshot: Snapshot, decision: Any) -> None:
+    """Raise `InvalidDecisionError` if a custom FCFS/EASY decision cannot be carried out."""
+    if not isinstance(decision, Decision):
+        raise InvalidDecisionError(
+            _name(decide), snapshot.now, "it must return a backfill Decision", decision
+        )
+    queue = snapshot.queue
+    _check_started(
+        decide, snapshot.now, queue, decision.start, decision.positions, snapshot.free, decision
+    )
+    head = decision.head
+    if head is not None:
+        if head not in queue or head in decision.start:
+            raise InvalidDecisionError(
+                _name(decide),
+                snapshot.now,
+                f"its head, job {head.id}, is not a job left waiting",
+                decision,
+            )
+        if decision.reservation is not None and not decision.reservation >= snapshot.now:
+            raise InvalidDecisionError(
+                _name(decide),
+                snapshot.now,
+                f"it reserves a start in the past (t={decision.reservation}) for job {head.id}",
+                decision,
+            )
+
+
+def _check_plan_decision(plan_: Callable[..., Any], plan: Plan, decision: Any, free: int) -> None:
+    """Raise `InvalidDecisionError` if a custom conservative decision cannot be carried out."""
+    now = plan.now
+
+    def invalid(reason: str) -> InvalidDecisionError:
+        return InvalidDecisionError(_name(plan_), now, reason, decision)
+
+    if not isinstance(decision, PlanDecision):
+        raise invalid("it must return a PlanDecision")
+    if not isinstance(decision.profile, Profile):
+        raise invalid("its profile is not a Profile")
+    queue = plan.queue
+    if len(decision.reservations) != len(queue):
+        raise invalid(
+            f"it gives {len(decision.reservations)} reservation(s) for {len(queue)} waiting job(s)"
+        )
+    for job, at in zip(queue, decision.reservations, strict=True):
+        if not isinstance(at, (int, float)) or not at >= now:
+            raise invalid(f"job {job.id}'s reservation {at!r} is not a time at or after now")
+    _check_started(plan_, now, queue, decision.start, decision.positions, free, decision)
+    due = [k for k, at in enumerate(decision.reservations) if at == now]
+    if list(decision.positions) != due:
+        starts = [job.id for job in decision.start]
+        raise invalid(
+            f"it starts jobs {starts} now, but the jobs whose reservation is now are "
+            f"{[queue[k].id for k in due]}"
+        )
 
 
 def _without(items: tuple[Any, ...], positions: tuple[int, ...]) -> tuple[Any, ...]:

@@ -57,7 +57,7 @@ from schedlib.deferment.desktopgrid import Processor, SpeedSource, TaskJob
 from schedlib.deferment.scheduling_pass import position, run_pass
 from schedlib.deferment.selection import JobProgress, Scheduler
 from schedlib.deferment.state import FarmState, Instance, advance
-from schedlib.engine import Event, Phase, Step, simulate
+from schedlib.engine import Event, Phase, Step, default_budget, simulate
 from schedlib.errors import InvalidValueError
 from schedlib.model import EventKind, JobEvent, JobId, RunRecord, Time
 
@@ -159,6 +159,24 @@ class TaskFarm:
     def unfinished(self, state: FarmState) -> Collection[JobId]:
         """Ids of the unfinished jobs."""
         return sorted(state.todo)
+
+    def remaining_work(self, state: FarmState, now: Time) -> float:
+        """Instructions left at `now` (the engine's livelock measure).
+
+        Unallocated tasks count their size; a running task the least that any
+        of its instances has left. Complexity: $O(T + P)$.
+        """
+        best: dict[tuple[JobId, int], float] = {}
+        for run in state.runs:
+            if run is not None:
+                left = max(0.0, run.left - run.speed * (now - run.since))
+                key = (run.job, run.task)
+                best[key] = min(left, best.get(key, left))
+        total = 0.0
+        for p in state.jobs:
+            total += sum(p.job.tasks[p.allocated :])
+            total += sum(best.get((p.job.id, t), p.job.tasks[t]) for t in p.running)
+        return total
 
     def advance(
         self, processor: int, job: JobId, task: int, replica: bool, left: float, now: Time
@@ -270,7 +288,14 @@ def run_grid(
         Optional end of the simulated window (see
         [`TaskFarm`][schedlib.deferment.farm.TaskFarm]); must be `>=` every
         submission time. Jobs unfinished then end as `ABANDON`.
-    max_events, progress
+    max_events
+        Event budget (default: [`default_budget`][schedlib.engine.loop.default_budget]
+        of $T (P + 1)$ for $T$ tasks and $P$ processors: at most one instance
+        of a task per processor, each started and ended once; speed changes
+        of busy processors come on top, so pass a larger budget for very
+        long speed histories). The engine's livelock rule, on the instructions
+        left, usually stops a broken scheduler much sooner.
+    progress
         Passed to [`simulate`][schedlib.engine.simulate].
 
     Returns
@@ -317,6 +342,9 @@ def run_grid(
         seen.add(job.id)
     model = TaskFarm(grid, scheduler, horizon)
     state, arrivals = model.initial(jobs)
+    if max_events is None:
+        tasks = sum(len(job.tasks) for job in jobs)
+        max_events = default_budget(tasks * (len(grid) + 1))
     trace = simulate(model, state, arrivals, max_events=max_events, progress=progress)
     name = algorithm or getattr(scheduler, "name", None) or type(scheduler).__name__
     return RunRecord.from_log(

@@ -6,6 +6,15 @@ Background page of the documentation for the design.
 """
 
 from schedlib.engine.events import Event, Phase, Step
-from schedlib.engine.loop import Model, Trace, simulate
+from schedlib.engine.loop import Model, Trace, default_budget, default_window, simulate
 
-__all__ = ["Event", "Model", "Phase", "Step", "Trace", "simulate"]
+__all__ = [
+    "Event",
+    "Model",
+    "Phase",
+    "Step",
+    "Trace",
+    "default_budget",
+    "default_window",
+    "simulate",
+]

@@ -22,9 +22,12 @@ schedlib.execution.parallel.RunFailedError: the run of 'x' failed: TypeError: ba
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable, Iterable
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+import signal
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor, as_completed
 from typing import Any, Generic, TypeVar
 
 from schedlib.errors import SchedlibError
@@ -78,6 +81,21 @@ class _Call(Generic[T, R]):
             raise RunFailedError(
                 _describe(item), type(error).__name__, str(error), isinstance(error, SchedlibError)
             ) from None
+
+
+def _died(todo: list[Any], futures: dict[Future[Any], int], error: BaseException) -> RunFailedError:
+    """A worker process died outright: name the runs it may have held (those not finished)."""
+    lost = sorted(
+        i for f, i in futures.items() if f.done() and isinstance(f.exception(), type(error))
+    )
+    shown = ", ".join(_describe(todo[i]) for i in lost[:10])
+    more = f" (and {len(lost) - 10} more)" if len(lost) > 10 else ""
+    return RunFailedError(
+        shown + more,
+        type(error).__name__,
+        "a worker process died (killed by a signal, crashed or out of memory) "
+        "while running one of these runs",
+    )
 
 
 def _describe(item: Any) -> str:
@@ -136,32 +154,99 @@ def run_all(
     Every run is a pure function of its input, so where and in which order
     the runs happen cannot change a result; only `on_result` sees the
     completion order.
+
+    Ctrl-C (SIGINT to the whole process group) stops a local pool cleanly:
+    the workers ignore it, and the caller's `KeyboardInterrupt` ends them and
+    drops the runs not started. A failing run also ends the others at once.
     """
     todo = list(items)
     call = _Call(function)
+    if executor is not None:
+        return _collect(_submit(executor, call, todo), todo, on_result, cancel=True)
+    count = default_workers() if workers is None else require(workers, "workers", at_least=1)
+    if count == 1 or len(todo) <= 1:
+        results: list[Any] = []
+        for index, item in enumerate(todo):
+            results.append(call(item))
+            if on_result is not None:
+                on_result(index, results[index])
+        return results
+    pool = ProcessPoolExecutor(max_workers=min(count, len(todo)), initializer=_ignore_ctrl_c)
+    try:
+        with _ctrl_c_deferred():  # the workers start here: none may see Ctrl-C before ignoring it
+            futures = _submit(pool, call, todo)
+        results = _collect(futures, todo, on_result, cancel=False)
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown()
+    return results
+
+
+def _submit(executor: Executor, call: _Call[T, R], todo: list[T]) -> dict[Future[R], int]:
+    return {executor.submit(call, item): i for i, item in enumerate(todo)}
+
+
+def _collect(
+    futures: dict[Future[R], int],
+    todo: list[Any],
+    on_result: Callable[[int, R], None] | None,
+    *,
+    cancel: bool,
+) -> list[R]:
+    """The results in input order, reporting each as it completes; on error, `cancel` the rest.
+
+    A local pool is not cancelled future by future but stopped as a whole
+    (`_stop`): cancelling futures its manager thread is about to fail raises
+    `InvalidStateError` in that thread (Python 3.11).
+    """
     results: list[Any] = [None] * len(todo)
-    if executor is None:
-        count = default_workers() if workers is None else require(workers, "workers", at_least=1)
-        if count == 1 or len(todo) <= 1:
-            for index, item in enumerate(todo):
-                results[index] = call(item)
-                if on_result is not None:
-                    on_result(index, results[index])
-            return results
-        with ProcessPoolExecutor(max_workers=min(count, len(todo))) as pool:
-            return run_all(function, todo, executor=pool, on_result=on_result)
-    futures: dict[Future[R], int] = {executor.submit(call, item): i for i, item in enumerate(todo)}
     try:
         for future in as_completed(futures):
             index = futures[future]
-            results[index] = future.result()
+            try:
+                results[index] = future.result()
+            except BrokenExecutor as error:
+                raise _died(todo, futures, error) from None
             if on_result is not None:
                 on_result(index, results[index])
     except BaseException:
-        for future in futures:
-            future.cancel()
+        if cancel:
+            for future in futures:
+                future.cancel()
         raise
     return results
+
+
+def _ignore_ctrl_c() -> None:
+    """Worker initializer: Ctrl-C reaches the whole process group; the parent handles it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@contextlib.contextmanager
+def _ctrl_c_deferred() -> Iterator[None]:
+    """Hold Ctrl-C back while worker processes start (they inherit the blocked signal)."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not (
+        threading.main_thread()
+    ):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Stop a local pool at once: end the workers (the pool then fails the runs left)."""
+    # no public handle on the workers before Python 3.14 (`terminate_workers`)
+    for worker in list((getattr(pool, "_processes", None) or {}).values()):
+        with contextlib.suppress(OSError):
+            worker.terminate()
+    pool.shutdown(wait=False)
 
 
 def parallel_map(

@@ -114,10 +114,15 @@ class SweepFile:
         Configuration key -> `(configuration, rows)`, for each complete line.
     damaged
         Lines that could not be read (a line cut short by a crash); ignored.
+    complete
+        Whether the file ends with the trailer line a sweep writes when every
+        configuration has finished (`{"complete": true, "configurations": N}`);
+        `False` for a sweep that was interrupted or is still running.
     """
 
     results: Mapping[str, tuple[dict[str, Any], list[Row]]]
     damaged: int
+    complete: bool = False
 
     def rows(self) -> list[Row]:
         """Every row, each with its configuration's fields first, in file order."""
@@ -127,7 +132,9 @@ class SweepFile:
 def read_sweep(path: str | os.PathLike[str]) -> SweepFile:
     """Read a sweep's JSON-lines output: one line per configuration.
 
-    Each line is `{"configuration": {...}, "rows": [{...}, ...]}`.
+    Each line is `{"configuration": {...}, "rows": [{...}, ...]}`; a finished
+    sweep ends with the trailer `{"complete": true, "configurations": N}`
+    (a resumed sweep may hold earlier trailers too; only the last line counts).
 
     Raises
     ------
@@ -138,6 +145,7 @@ def read_sweep(path: str | os.PathLike[str]) -> SweepFile:
     """
     results: dict[str, tuple[dict[str, Any], list[Row]]] = {}
     damaged = 0
+    complete = False
     text = Path(path).read_text()
     lines = text.split("\n")
     for number, line in enumerate(lines, start=1):
@@ -150,6 +158,9 @@ def read_sweep(path: str | os.PathLike[str]) -> SweepFile:
                 damaged += 1
                 continue
             raise WorkloadFormatError(str(path), number, "not a JSON line") from None
+        complete = isinstance(entry, dict) and entry.get("complete") is True
+        if complete:
+            continue
         if not (
             isinstance(entry, dict)
             and isinstance(entry.get("configuration"), dict)
@@ -159,7 +170,7 @@ def read_sweep(path: str | os.PathLike[str]) -> SweepFile:
                 str(path), number, "expected an object with 'configuration' and 'rows'"
             )
         results[key_of(entry["configuration"])] = (entry["configuration"], entry["rows"])
-    return SweepFile(results, damaged)
+    return SweepFile(results, damaged, complete)
 
 
 class _Run:
@@ -202,7 +213,10 @@ def sweep(
     workers
         Processes of the local pool (`None`: every CPU, `1`: this process).
     output
-        A JSON-lines file; each configuration's rows are appended as it completes.
+        A JSON-lines file; each configuration's rows are appended as it
+        completes, and a trailer line when all have (see
+        [`read_sweep`][schedlib.execution.sweep.read_sweep]): a file without
+        it is the output of an interrupted sweep.
     resume
         Skip the configurations already in `output` (their rows are read back).
     progress
@@ -261,6 +275,8 @@ def sweep(
 
     try:
         results = run_all(_Run(run), pending, executor=executor, workers=workers, on_result=record)
+        if sink is not None:  # the trailer: every configuration of this sweep is in the file
+            sink.write(json.dumps({"complete": True, "configurations": len(todo)}) + "\n")
     finally:
         if sink is not None:
             sink.close()

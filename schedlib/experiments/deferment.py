@@ -388,7 +388,7 @@ def plot(rows: Sequence[dict[str, Any]], path: str) -> None:
     SchedlibError
         If matplotlib is missing (names the `plot` extra).
     """
-    from schedlib.results.plotting import pyplot
+    from schedlib.results.plotting import pyplot, save_figure
 
     plt = pyplot()
     orders = ("fifo", "round_robin")
@@ -426,8 +426,7 @@ def plot(rows: Sequence[dict[str, Any]], path: str) -> None:
     handles, labels = axes[0][0].get_legend_handles_labels()
     figure.legend(handles, labels, loc="upper center", ncol=len(intervals), fontsize="small")
     figure.tight_layout(rect=(0, 0, 1, 0.97))
-    figure.savefig(path, dpi=80)
-    plt.close(figure)
+    save_figure(figure, path, dpi=80)
 
 
 def _int_list(text: str) -> list[int]:

@@ -630,7 +630,7 @@ def plot_comparison(rows: Sequence[dict[str, Any]], path: str) -> None:
     SchedlibError
         If matplotlib is missing (names the `plot` extra).
     """
-    from schedlib.results.plotting import pyplot
+    from schedlib.results.plotting import pyplot, save_figure
 
     plt = pyplot()
     means = [r for r in rows if r["seed"] == "mean"]
@@ -694,8 +694,7 @@ def plot_comparison(rows: Sequence[dict[str, Any]], path: str) -> None:
         f"MAX_MF = {first['max_mf']}); error bars: sd over seeds"
     )
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    save_figure(fig, path, dpi=100)
 
 
 def plot_sweep(rows: Sequence[dict[str, Any]], path: str) -> None:
@@ -710,7 +709,7 @@ def plot_sweep(rows: Sequence[dict[str, Any]], path: str) -> None:
     SchedlibError
         If matplotlib is missing (names the `plot` extra).
     """
-    from schedlib.results.plotting import pyplot
+    from schedlib.results.plotting import pyplot, save_figure
 
     plt = pyplot()
     quanta = sorted({r["quantum"] for r in rows})
@@ -750,8 +749,7 @@ def plot_sweep(rows: Sequence[dict[str, Any]], path: str) -> None:
         "better); the verdict of each cell under the CPU-bound change"
     )
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    save_figure(fig, path, dpi=100)
 
 
 def _numbers(text: str, name: str, kind: type = float) -> list[Any]:

@@ -37,8 +37,8 @@ Examples
 >>> rows = reproduce(traces=("sdsc",), jobs=40, load_factors=(1.0,), workers=1)
 >>> sorted({r["policy"] for r in rows})[:3]
 ['conservative-mr', 'conservative-mr-slower', 'efficacy']
->>> [c["claim"][:30] for c in claims(rows)][:1]
-['multi-site: conservative beats']
+>>> [c["verdict"] for c in claims(rows)][:1]
+['holds']
 """
 
 from __future__ import annotations
@@ -369,7 +369,7 @@ def plot(rows: Sequence[dict[str, Any]], path: str) -> None:
     SchedlibError
         If matplotlib is missing (names the `plot` extra).
     """
-    from schedlib.results.plotting import pyplot
+    from schedlib.results.plotting import pyplot, save_figure
 
     plt = pyplot()
     traces = sorted({r["trace"] for r in rows})
@@ -412,8 +412,7 @@ def plot(rows: Sequence[dict[str, Any]], path: str) -> None:
         ax.set_title(f"{trace}: turnaround by K (lowest load factor)")
         ax.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    save_figure(fig, path, dpi=90)
 
 
 def _factors(text: str) -> list[float]:

@@ -334,7 +334,7 @@ def plot(rows: Sequence[dict[str, Any]], path: str) -> None:
     SchedlibError
         If matplotlib is missing (names the `plot` extra).
     """
-    from schedlib.results.plotting import pyplot
+    from schedlib.results.plotting import pyplot, save_figure
 
     plt = pyplot()
     scenarios = sorted({r["scenario"] for r in rows})
@@ -368,8 +368,7 @@ def plot(rows: Sequence[dict[str, Any]], path: str) -> None:
     ax.set_title("PGS vs FCFS (Verboven et al. 2008, Table 2)")
     ax.legend(fontsize="small")
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 NOISE_PERCENT = 0.5

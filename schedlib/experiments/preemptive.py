@@ -534,7 +534,7 @@ def plot(results: Sequence[tuple[dict[str, Any], list[float]]], path: str) -> No
     SchedlibError
         If matplotlib is missing (the `plot` extra).
     """
-    from schedlib.results.plotting import pyplot
+    from schedlib.results.plotting import pyplot, save_figure
 
     plt = pyplot()
     first = results[0][0]
@@ -568,8 +568,7 @@ def plot(results: Sequence[tuple[dict[str, Any], list[float]]], path: str) -> No
     panels[len(iats) - 1].legend(loc="lower right", fontsize="small")
     fig.suptitle(f"Wait-time CDF (delta = {first['delta']} s, alpha = {first['alpha']})")
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    save_figure(fig, path, dpi=120)
 
 
 def _numbers(text: str, name: str) -> list[float]:

@@ -210,6 +210,17 @@ class MultiSiteModel:
         ids = set(core.copies) | set(core.running_at)
         return sorted(ids | {j.id for j in self.jobs[core.arrived :]})
 
+    def remaining_work(self, core: RunCore, now: Time) -> float:
+        """Processor-seconds the running copies still need at `now` (the livelock measure).
+
+        Waiting copies are not counted: every other event of this model
+        logs a submission or an end, which the engine counts as progress.
+        Complexity: $O(r)$ for $r$ running copies.
+        """
+        return sum(
+            entry[3] * max(0.0, entry[0] - now) for site in core.sites for entry in site.running
+        )
+
     def on_event(self, core: RunCore, event: Event) -> Step[RunCore]:
         """An arrival, the end of a running copy, or a conservative site's wake-up."""
         now = event.time

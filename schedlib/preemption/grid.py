@@ -67,7 +67,7 @@ from typing import Any
 
 import attrs
 
-from schedlib.engine import Event, Phase, Step, simulate
+from schedlib.engine import Event, Phase, Step, default_budget, simulate
 from schedlib.errors import InvalidValueError
 from schedlib.model import EventKind, JobEvent, JobId, RunRecord, Time
 from schedlib.preemption.decision import (
@@ -76,6 +76,7 @@ from schedlib.preemption.decision import (
     Decision,
     LocalPolicy,
     NodeSnapshot,
+    progress_made,
 )
 from schedlib.preemption.migration import choose_pull_job, choose_push_target
 from schedlib.preemption.priority import DEFAULT_ALPHA, DEFAULT_BETA
@@ -233,6 +234,44 @@ class GridModel:
         ids = [p.job.id for node in state.nodes for p in node.running + node.waiting]
         ids.extend(job.id for job in self.jobs[state.arrived :])
         return ids
+
+    def event_budget(self, state: GridState) -> int:
+        """The progress guard's event budget: ticks over a generous horizon plus per-job events.
+
+        The horizon $H = t_{last} + 2 (\\sum_j r_j / s_{min} + n c)$ (last
+        submit, every job run alone on the slowest node, one resume overhead
+        each, doubled) bounds a correct run's makespan; the budget is
+        $4 \\lceil H / \\delta \\rceil$ tick events plus
+        [`default_budget`][schedlib.engine.loop.default_budget] of $2 n$.
+
+        Examples
+        --------
+        >>> from schedlib.preemption.resources import GridJob, GridNode
+        >>> model = GridModel([GridNode(0, (1,))], [GridJob(1, 0, (1,), 50, 50)], delta=5)
+        >>> model.event_budget(model.initial()[0])
+        100080
+        """
+        slowest = min(node.speed for node in self.nodes)
+        last = max((job.submit for job in self.jobs), default=0)
+        work = sum(job.runtime for job in self.jobs) / slowest + len(self.jobs) * self.overhead
+        ticks = math.ceil((last + 2 * work) / self.delta)
+        return default_budget(2 * len(self.jobs)) + 4 * ticks
+
+    def remaining_work(self, state: GridState, now: Time) -> float:
+        """Canonical work left on the grid at `now` (the progress guard's livelock measure).
+
+        A running job's work left is its work at its segment's start minus
+        [`progress_made`][schedlib.preemption.decision.progress_made] since; a
+        resume overhead makes no progress, so jobs preempted at every tick
+        before their overhead is paid leave it constant. Complexity: $O(n)$.
+        """
+        total = 0.0
+        for node, here in zip(self.nodes, state.nodes, strict=True):
+            for p in here.running:
+                total += p.work - progress_made(now - p.since, node.speed, p.overhead)
+            for p in here.waiting:
+                total += p.work
+        return total
 
     def on_event(self, state: GridState, event: Event) -> Step[GridState]:
         payload = event.payload

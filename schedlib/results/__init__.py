@@ -4,12 +4,14 @@ Every function here reads a [`RunRecord`][schedlib.model.RunRecord] (or rows
 derived from one), never engine internals:
 [`metrics`][schedlib.results.metrics] (the formulas),
 [`export`][schedlib.results.export] (Batsim `out_jobs.csv` layout and JSON),
+[`schedules`][schedlib.results.schedules] (any scheduler's per-job output read back),
 [`tables`][schedlib.results.tables] (text, JSON and CSV rendering) and
-[`plotting`][schedlib.results.plotting] (matplotlib access for `--plot`).
+[`plotting`][schedlib.results.plotting] (Gantt charts, load over time, wait CDFs, sweeps).
 """
 
 from schedlib.results.export import (
     BATSIM_COLUMNS,
+    DEFAULT_WORKLOAD_NAME,
     EXTRA_COLUMNS,
     interval_set,
     job_rows,
@@ -30,7 +32,15 @@ from schedlib.results.metrics import (
     wait,
 )
 from schedlib.results.plotting import (
+    plot_runs,
+    plot_schedule,
+    plot_sweep,
     pyplot,
+)
+from schedlib.results.schedules import (
+    Schedule,
+    ScheduledJob,
+    read_schedule,
 )
 from schedlib.results.tables import (
     FORMATS,
@@ -42,8 +52,11 @@ from schedlib.results.tables import (
 
 __all__ = [
     "BATSIM_COLUMNS",
+    "DEFAULT_WORKLOAD_NAME",
     "EXTRA_COLUMNS",
     "FORMATS",
+    "Schedule",
+    "ScheduledJob",
     "Summary",
     "bounded_slowdown",
     "format_cell",
@@ -52,8 +65,12 @@ __all__ = [
     "jsonable",
     "makespan",
     "percentile",
+    "plot_runs",
+    "plot_schedule",
+    "plot_sweep",
     "pyplot",
     "ran",
+    "read_schedule",
     "render",
     "render_by",
     "slowdown",

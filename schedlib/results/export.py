@@ -1,11 +1,14 @@
 """Write a run's per-job records as CSV (Batsim's `out_jobs.csv` layout) or JSON.
 
-The CSV starts with the thirteen columns of Batsim's `out_jobs.csv`, so tools
-that read Batsim output (e.g. evalys) read ours; schedlib's own columns follow.
+The CSV starts with the seventeen columns of Batsim's `out_jobs.csv`, in
+Batsim's order, so tools that read Batsim output (e.g. evalys, including its
+Gantt charts) read ours unmodified; schedlib's own columns follow.
 
 | column | meaning |
 |---|---|
 | `job_id` | job id |
+| `workload_name` | the workload's name (Batsim's job ids are `workload_name!job_id`) |
+| `profile` | Batsim's execution profile: empty (schedlib jobs have none) |
 | `submission_time` | submit time (s) |
 | `requested_number_of_resources` | processors (processing units) held |
 | `requested_time` | the job's estimate (s), empty if it has none |
@@ -18,6 +21,8 @@ that read Batsim output (e.g. evalys) read ours; schedlib's own columns follow.
 | `turnaround_time` | `finish_time - submission_time` |
 | `stretch` | `turnaround_time / execution_time` (empty when execution time is 0) |
 | `allocated_resources` | processors of the last start as an interval set, e.g. `0-3 8` |
+| `consumed_energy` | `-1`: energy is not modelled |
+| `metadata` | empty |
 | `state` | schedlib's [`FinalState`][schedlib.model.FinalState] |
 | `reason` | why a job was rejected, killed, ... |
 | `executed` | time spent executing, summed over segments |
@@ -43,11 +48,14 @@ from typing import IO, Any
 
 from schedlib.errors import InvalidValueError
 from schedlib.model import FinalState, JobOutcome, RunRecord
+from schedlib.results.atomic import atomic_write
 from schedlib.results.metrics import summarize
+from schedlib.results.schedules import unit_intervals
 from schedlib.results.tables import jsonable
 
 __all__ = [
     "BATSIM_COLUMNS",
+    "DEFAULT_WORKLOAD_NAME",
     "EXTRA_COLUMNS",
     "interval_set",
     "job_rows",
@@ -58,6 +66,8 @@ __all__ = [
 
 BATSIM_COLUMNS = (
     "job_id",
+    "workload_name",
+    "profile",
     "submission_time",
     "requested_number_of_resources",
     "requested_time",
@@ -70,8 +80,14 @@ BATSIM_COLUMNS = (
     "turnaround_time",
     "stretch",
     "allocated_resources",
+    "consumed_energy",
+    "metadata",
 )
 """The columns of Batsim's `out_jobs.csv`, in its order."""
+
+DEFAULT_WORKLOAD_NAME = "w0"
+"""The `workload_name` written when the run does not name its workload (Batsim's first
+workload's name)."""
 
 EXTRA_COLUMNS = ("state", "reason", "executed", "preemptions", "migrations", "failures")
 """schedlib's columns, after Batsim's."""
@@ -96,24 +112,17 @@ def interval_set(units: Iterable[int]) -> str:
     >>> interval_set([5, 1, 2])
     '1-2 5'
     """
-    ids = sorted(set(units))
-    parts: list[str] = []
-    i = 0
-    while i < len(ids):
-        j = i
-        while j + 1 < len(ids) and ids[j + 1] == ids[j] + 1:
-            j += 1
-        parts.append(str(ids[i]) if i == j else f"{ids[i]}-{ids[j]}")
-        i = j + 1
-    return " ".join(parts)
+    return " ".join(str(lo) if lo == hi else f"{lo}-{hi}" for lo, hi in unit_intervals(units))
 
 
-def _row(o: JobOutcome) -> dict[str, Any]:
+def _row(o: JobOutcome, workload_name: str) -> dict[str, Any]:
     started = o.start is not None and o.end is not None
     execution = o.end - o.start if started else None  # type: ignore[operator]
     turnaround = o.end - o.submit if started else None  # type: ignore[operator]
     return {
         "job_id": o.job,
+        "workload_name": workload_name,
+        "profile": "",
         "submission_time": o.submit,
         "requested_number_of_resources": o.procs,
         "requested_time": o.requested_time,
@@ -126,6 +135,8 @@ def _row(o: JobOutcome) -> dict[str, Any]:
         "turnaround_time": turnaround,
         "stretch": turnaround / execution if execution else None,  # type: ignore[operator]
         "allocated_resources": interval_set(o.place) if started else "",
+        "consumed_energy": -1,
+        "metadata": "",
         "state": o.state.value if o.state is not None else "unfinished",
         "reason": o.reason,
         "executed": o.executed,
@@ -135,8 +146,11 @@ def _row(o: JobOutcome) -> dict[str, Any]:
     }
 
 
-def job_rows(record: RunRecord) -> list[dict[str, Any]]:
+def job_rows(record: RunRecord, *, workload_name: str | None = None) -> list[dict[str, Any]]:
     """One dict per job with the columns above, in input order.
+
+    `workload_name` defaults to the run's `workload` parameter, else
+    [`DEFAULT_WORKLOAD_NAME`][schedlib.results.export.DEFAULT_WORKLOAD_NAME].
 
     Examples
     --------
@@ -148,19 +162,26 @@ def job_rows(record: RunRecord) -> list[dict[str, Any]]:
     >>> row["final_state"], row["waiting_time"], row["stretch"], row["allocated_resources"]
     ('COMPLETED_SUCCESSFULLY', 1, 1.25, '0-1')
     """
-    return [_row(o) for o in record.outcomes]
+    name = workload_name or str(record.parameter("workload") or DEFAULT_WORKLOAD_NAME)
+    return [_row(o, name) for o in record.outcomes]
 
 
-def write_csv(record: RunRecord, stream: IO[str]) -> None:
-    """Write the per-job CSV to an open text stream."""
+def write_csv(record: RunRecord, stream: IO[str], *, workload_name: str | None = None) -> None:
+    """Write the per-job CSV to an open text stream (`workload_name` as for `job_rows`)."""
     writer = csv.writer(stream, lineterminator="\n")
     columns = BATSIM_COLUMNS + EXTRA_COLUMNS
     writer.writerow(columns)
-    for row in job_rows(record):
+    for row in job_rows(record, workload_name=workload_name):
         writer.writerow(["" if row[c] is None else row[c] for c in columns])
 
 
-def write_json(record: RunRecord, stream: IO[str], *, events: bool = False) -> None:
+def write_json(
+    record: RunRecord,
+    stream: IO[str],
+    *,
+    events: bool = False,
+    workload_name: str | None = None,
+) -> None:
     """Write the run as one JSON object.
 
     The object has `algorithm`, `capacity`, `parameters`, `seed`, `summary`
@@ -173,7 +194,7 @@ def write_json(record: RunRecord, stream: IO[str], *, events: bool = False) -> N
         "parameters": dict(record.parameters),
         "seed": record.seed,
         "summary": summarize(record).as_dict(),
-        "jobs": job_rows(record),
+        "jobs": job_rows(record, workload_name=workload_name),
     }
     if events:
         payload["events"] = [
@@ -192,8 +213,14 @@ def write_json(record: RunRecord, stream: IO[str], *, events: bool = False) -> N
     stream.write("\n")
 
 
-def write_record(record: RunRecord, path: str | Path) -> None:
+def write_record(record: RunRecord, path: str | Path, *, workload_name: str | None = None) -> None:
     """Write `record` to `path`, as CSV or JSON according to its suffix.
+
+    `workload_name` fills the `workload_name` column (see `job_rows`).
+
+    The file is written whole or not at all
+    ([`atomic_write`][schedlib.results.atomic.atomic_write]): a run killed
+    while writing leaves no truncated file at `path`.
 
     Raises
     ------
@@ -204,8 +231,8 @@ def write_record(record: RunRecord, path: str | Path) -> None:
     suffix = target.suffix.lower()
     if suffix not in (".csv", ".json"):
         raise InvalidValueError("output", str(path), "must end in .csv or .json")
-    with target.open("w", encoding="utf-8", newline="") as stream:
+    with atomic_write(target) as stream:
         if suffix == ".csv":
-            write_csv(record, stream)
+            write_csv(record, stream, workload_name=workload_name)
         else:
-            write_json(record, stream)
+            write_json(record, stream, workload_name=workload_name)

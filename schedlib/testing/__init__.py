@@ -8,8 +8,14 @@
   hypothesis: install the `test` extra (`pip install 'schedlib[test]'`); without it,
   importing them raises an `ImportError` that names the extra.
 
-Point them at your own scheduler: produce a [`RunRecord`][schedlib.model.RunRecord]
-and call the checkers (see the how-to "Test your own scheduler").
+- [`check_scheduler`][schedlib.testing.conformance.check_scheduler] and
+  [`parametrize_with_checks`][schedlib.testing.conformance.parametrize_with_checks]
+  (from [`schedlib.testing.conformance`][schedlib.testing.conformance]): the
+  conformance suite, every applicable check of a family run against your own
+  scheduler as hypothesis properties (they need hypothesis when they run, not
+  to import).
+
+Point them at your own scheduler (see the how-to "Test your own scheduler").
 
 Examples
 --------
@@ -24,8 +30,21 @@ import importlib
 from types import ModuleType
 
 from schedlib.testing import invariants
+from schedlib.testing.conformance import (
+    Candidate,
+    ConformanceError,
+    check_scheduler,
+    parametrize_with_checks,
+)
 
-__all__ = ["invariants", "strategies"]
+__all__ = [
+    "Candidate",
+    "ConformanceError",
+    "check_scheduler",
+    "invariants",
+    "parametrize_with_checks",
+    "strategies",
+]
 
 
 def __getattr__(name: str) -> ModuleType:

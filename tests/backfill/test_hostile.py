@@ -11,6 +11,7 @@ is refused with an error naming the field.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from schedlib.backfill import POLICIES, schedule
-from schedlib.errors import InvalidValueError, WorkloadFormatError
+from schedlib.backfill.simulation import BackfillModel, BackfillState
+from schedlib.engine import Event, Phase, Step, simulate
+from schedlib.errors import InvalidValueError, SimulationStuckError, WorkloadFormatError
 from schedlib.model import Cluster, FinalState, Job, RunRecord
 from schedlib.results.metrics import utilisation
 from schedlib.testing.invariants import check_backfilling_run
@@ -142,3 +145,24 @@ def test_hostile_workloads_hold_every_invariant(policy: str, jobs: list[Job]) ->
     record = _run(jobs, policy)
     check_backfilling_run(record, policy)
     assert utilisation(record) <= 1.0
+
+
+class NeverAcknowledged(BackfillModel):
+    """BROKEN: the end of a job is reported again a second later instead of freeing it."""
+
+    def on_event(self, state: BackfillState, event: Event) -> Step[BackfillState]:
+        if event.phase != Phase.COMPLETION:
+            return super().on_event(state, event)
+        return Step(state, events=(Event(event.time + 1, Phase.COMPLETION, None, event.key),))
+
+
+def test_a_livelocking_model_is_stopped_by_the_event_budget_within_seconds() -> None:
+    jobs = [Job(1, 0, 8, 10, 10), Job(2, 1, 8, 10, 10)]
+    model = NeverAcknowledged(jobs, Cluster(8), "easy")
+    began = time.perf_counter()
+    with pytest.raises(SimulationStuckError) as info:
+        simulate(model, model.initial_state(), model.initial_events())
+    assert time.perf_counter() - began < 20
+    assert info.value.rule == "event budget" and info.value.jobs == (1, 2)
+    assert "event budget of 100000 spent" in str(info.value)
+    assert "t=0 job 1 start" in str(info.value)  # the last decisions are named

@@ -64,12 +64,15 @@ def test_an_interrupted_sweep_loses_nothing_and_resumes(tmp_path: Path) -> None:
         sweep(GRID, flaky, fixed=FIXED, workers=1, output=output)
     kept = read_sweep(output)
     assert len(kept.results) == 3  # fcfs x 2, easy x 96: written as they completed
+    assert not kept.complete  # no trailer: the file says it is unfinished
     FAIL = False
     CALLS.clear()
     rows = sweep(GRID, flaky, fixed=FIXED, workers=1, output=output, resume=True)
     assert len(CALLS) == 3  # only what was left
     assert rows == sweep(GRID, backfill_metrics, fixed=FIXED, workers=1)
-    assert len(read_sweep(output).results) == 6
+    finished = read_sweep(output)
+    assert len(finished.results) == 6 and finished.complete
+    assert output.read_text().splitlines()[-1] == '{"complete": true, "configurations": 6}'
 
 
 def test_a_line_cut_short_is_ignored_and_redone(tmp_path: Path) -> None:
@@ -77,6 +80,7 @@ def test_a_line_cut_short_is_ignored_and_redone(tmp_path: Path) -> None:
     small = {"policy": ["fcfs", "easy"], "processors": [128]}
     sweep(small, backfill_metrics, fixed=FIXED, workers=1, output=output)
     text = output.read_text()
+    text = text[: text.rstrip("\n").rfind("\n") + 1]  # without the trailer: not finished
     output.write_text(text[: len(text) - 20])  # a crash in the middle of the last line
     damaged = read_sweep(output)
     assert damaged.damaged == 1 and len(damaged.results) == 1

@@ -14,6 +14,8 @@ The checkers are grouped by model in submodules and all re-exported here:
 - `deferment`: multi-task jobs on a desktop grid (no overtaking).
 - `frequency`: pools run by PFS / MFS (the CSS 600 term report).
 - `multisite`: one job stream over several sites (multiple requests, efficacy).
+- `schedules`: schedules read from files (any scheduler's per-job output), every
+  violation at once, at the scale of whole traces (`schedlib check`).
 """
 
 from schedlib.testing.invariants.availability import *  # noqa: F403
@@ -23,3 +25,4 @@ from schedlib.testing.invariants.deferment import *  # noqa: F403
 from schedlib.testing.invariants.frequency import *  # noqa: F403
 from schedlib.testing.invariants.multisite import *  # noqa: F403
 from schedlib.testing.invariants.preemption import *  # noqa: F403
+from schedlib.testing.invariants.schedules import *  # noqa: F403

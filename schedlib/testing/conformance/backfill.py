@@ -1,0 +1,342 @@
+"""Conformance checks for backfilling schedulers: rigid parallel jobs on one cluster.
+
+A scheduler of this family is given in one of three forms:
+
+| form | the scheduler | run by |
+|---|---|---|
+| `"decide"` | `Snapshot -> Decision` (like `easy`) | `schedule(policy="easy", decide=f)` |
+| `"plan"` | `Plan -> PlanDecision` (like `conservative`) | `schedule(policy="conservative", ...)` |
+| `"schedule"` | `(jobs, cluster) -> RunRecord` or a tuple | `RunRecord.from_schedule` |
+
+The tuple is `(starts, ends[, places[, killed]])`: mappings job id -> time,
+job id -> processor ids, and the ids of the jobs killed at their limit.
+
+A function of one argument defaults to `"decide"`, of two to `"schedule"`;
+pass `form="plan"` for a conservative planner. Inputs come from
+[`parallel_instances`][schedlib.testing.strategies.parallel_instances]
+, half dense (at most 4 processors, 10 jobs submitted in $[0, 3]$,
+requested times up to 6 s: many conflicts) and half spread out (6
+processors, 8 jobs over $[0, 20]$), with exact, early and overrunning
+runtimes; `options` may override `max_processors`, `max_jobs`,
+`max_submit`, `max_requested_time` and `runtimes`.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import attrs
+
+from schedlib.model import Cluster, EventKind, Job, RunRecord
+from schedlib.testing.conformance.core import Check, Family, _call, basic_checks, register
+from schedlib.testing.invariants import (
+    check_capacity,
+    check_conservative_reservations,
+    check_easy_head_never_delayed,
+    check_fcfs_order,
+    check_kill_at_limit,
+    check_reservations_feasible,
+)
+
+__all__ = ["BACKFILL", "check_machine_never_idle_while_waiting"]
+
+Instance = tuple[Cluster, list[Job]]
+Run = Callable[[Any], RunRecord]
+
+SABIN = "Sabin et al. (2003) §2"
+LIFKA = "Lifka (1995); Mu'alem and Feitelson (2001) §2"
+MUALEM = "Mu'alem and Feitelson (2001) §2"
+
+
+# ---------------------------------------------------------------- checks of this module
+
+
+def check_machine_never_idle_while_waiting(record: RunRecord) -> None:
+    """No starvation: every job starts, and the machine is never empty while a job waits.
+
+    At the end of every instant of the log, if some submitted job has not
+    started yet, some job must be running. So a job's wait is covered by
+    other jobs' executions, and is at most the sum of their requested times:
+    nothing waits for nothing, and nothing waits forever.
+
+    Raises
+    ------
+    AssertionError
+        Naming the waiting jobs and the instant the machine was empty, or a
+        job that never starts.
+
+    Examples
+    --------
+    >>> jobs = [Job(1, 0, 1, 10, 10)]
+    >>> check_machine_never_idle_while_waiting(
+    ...     RunRecord.from_schedule(jobs, {1: 0}, {1: 10}, capacity=1))
+    >>> check_machine_never_idle_while_waiting(
+    ...     RunRecord.from_schedule(jobs, {1: 3}, {1: 13}, capacity=1))
+    Traceback (most recent call last):
+    ...
+    AssertionError: at t=0 job(s) [1] wait while the machine is empty
+    """
+    runs = {job.id for job in record.workload}
+    excluded = {
+        e.job for e in record.events if e.kind in (EventKind.REJECT, EventKind.LOG_CANCELLED)
+    }
+    waiting: set[Any] = set()
+    running: set[Any] = set()
+    started: set[Any] = set()
+    events = record.events
+    for k, e in enumerate(events):
+        if e.kind is EventKind.SUBMIT and e.job in runs:
+            waiting.add(e.job)
+        elif e.kind is EventKind.START:
+            waiting.discard(e.job)
+            running.add(e.job)
+            started.add(e.job)
+        elif e.kind in (EventKind.COMPLETE, EventKind.KILL, EventKind.FAIL, EventKind.PREEMPT):
+            running.discard(e.job)
+        elif e.kind in (EventKind.REJECT, EventKind.LOG_CANCELLED):
+            waiting.discard(e.job)
+        last_of_instant = k + 1 == len(events) or events[k + 1].time != e.time
+        if last_of_instant and waiting and not running:
+            raise AssertionError(
+                f"at t={e.time} job(s) {sorted(waiting)} wait while the machine is empty"
+            )
+    never = sorted(j for j in runs - started - excluded)
+    assert not never, f"job(s) {never} never start"
+
+
+def _once(check: Callable[[RunRecord], None]) -> Callable[[Run, Instance], None]:
+    def verify(run: Run, instance: Instance) -> None:
+        check(run(instance))
+
+    return verify
+
+
+def _non_clairvoyant(run: Run, instance: Instance) -> None:
+    """Runs differing only in one job's actual runtime agree until a difference can be seen.
+
+    For each job in turn, its runtime is replaced by each of 0, its requested
+    time and more than twice that; the two runs must log the same events
+    before the first moment that job's end could differ (its start plus the
+    smallest of the two runtimes and its requested time).
+    """
+    cluster, jobs = instance[0], instance[1]
+    a = run((cluster, jobs))
+    start_a = {o.job: o.start for o in a.outcomes}
+    for k, job in enumerate(jobs):
+        for other in (0, job.requested_time, 2 * job.requested_time + 1):
+            if other == job.runtime:
+                continue
+            changed = [*jobs[:k], attrs.evolve(job, runtime=other), *jobs[k + 1 :]]
+            b = run((cluster, changed))
+            start = start_a.get(job.id)
+            horizon = (
+                float("inf")
+                if start is None
+                else start + min(other, job.runtime, job.requested_time)
+            )
+            before_a = [e for e in a.events if e.time < horizon]
+            before_b = [e for e in b.events if e.time < horizon]
+            if before_a == before_b:
+                continue
+            n = min(len(before_a), len(before_b))
+            i = next((i for i in range(n) if before_a[i] != before_b[i]), n)
+            x = before_a[i] if i < len(before_a) else "nothing"
+            y = before_b[i] if i < len(before_b) else "nothing"
+            raise AssertionError(
+                "the decisions depend on actual runtimes, which a real scheduler does not "
+                f"know: with job {job.id}'s runtime {job.runtime} changed to {other} (its end "
+                f"cannot differ before t={horizon}), the run differs at {x!r} versus {y!r}"
+            )
+
+
+def _easy_head(record: RunRecord) -> None:
+    check_easy_head_never_delayed(record)
+
+
+def _conservative(record: RunRecord) -> None:
+    check_conservative_reservations(record)
+    check_reservations_feasible(record)
+
+
+CHECKS = (
+    *basic_checks(
+        "backfill",
+        lambda record, instance: record,
+        lambda record, instance: check_capacity(record),
+        capacity_asserts="no processor is used twice at once or beyond the machine, and each "
+        "job holds exactly its processors",
+        reference=SABIN,
+        capacity_snippet=_call("check_capacity"),
+    ),
+    Check(
+        "non-clairvoyant",
+        "backfill",
+        "runs whose inputs differ only in actual runtimes agree until the first moment "
+        "an end could differ: decisions use requested times only",
+        SABIN + " (the scheduler knows user estimates, not runtimes)",
+        True,
+        _non_clairvoyant,
+    ),
+    Check(
+        "kill-at-limit",
+        "backfill",
+        "each job runs min(runtime, requested time) and is killed exactly when it overruns",
+        MUALEM,
+        False,
+        _once(check_kill_at_limit),
+        snippet=_call("check_kill_at_limit"),
+    ),
+    Check(
+        "fcfs-order",
+        "backfill",
+        "no job starts before a job submitted earlier",
+        SABIN + " (FCFS)",
+        False,
+        _once(check_fcfs_order),
+        snippet=_call("check_fcfs_order"),
+    ),
+    Check(
+        "easy-head",
+        "backfill",
+        "the first waiting job never starts later than its shadow time, and logged "
+        "reservations never move later",
+        LIFKA,
+        False,
+        _once(_easy_head),
+        snippet=_call("check_easy_head_never_delayed"),
+    ),
+    Check(
+        "conservative-reservations",
+        "backfill",
+        "every job gets a reservation on arrival, reservations never move later, every "
+        "job starts by its reservation, and the promises fit the machine",
+        MUALEM + "; " + SABIN,
+        False,
+        _once(_conservative),
+        frozenset({"decide", "plan"}),
+        snippet=_call("check_conservative_reservations", "check_reservations_feasible"),
+    ),
+    Check(
+        "no-starvation",
+        "backfill",
+        "every job starts, and the machine is never empty while a job waits",
+        MUALEM + " (reservations prevent starvation)",
+        False,
+        _once(check_machine_never_idle_while_waiting),
+        snippet=_call(
+            "check_machine_never_idle_while_waiting", module="schedlib.testing.conformance.backfill"
+        ),
+    ),
+)
+
+
+# -------------------------------------------------------------------------- the family
+
+
+def _default_form(scheduler: Any) -> str:
+    try:
+        parameters = inspect.signature(scheduler).parameters.values()
+    except (TypeError, ValueError):
+        return "decide"
+    positional = [
+        p
+        for p in parameters
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
+    ]
+    return "schedule" if len(positional) >= 2 else "decide"
+
+
+def _to_record(result: Any, jobs: list[Job], cluster: Cluster, name: str) -> RunRecord:
+    if isinstance(result, RunRecord):
+        return result
+    if not isinstance(result, tuple) or not 2 <= len(result) <= 4:
+        raise TypeError(
+            f"{name} must return a RunRecord or a tuple (starts, ends[, places[, killed]]), "
+            f"not {type(result).__name__}"
+        )
+    starts, ends, *more = result
+    places = more[0] if more else None
+    killed = more[1] if len(more) > 1 else ()
+    return RunRecord.from_schedule(
+        jobs, starts, ends, places, capacity=cluster.processors, killed=killed, algorithm=name
+    )
+
+
+def _runner(form: str, scheduler: Any, options: Mapping[str, Any]) -> Run:
+    from schedlib.backfill import schedule
+
+    name = getattr(scheduler, "__name__", type(scheduler).__name__)
+
+    def run(instance: Any) -> RunRecord:
+        cluster, jobs = instance[0], instance[1]
+        if form == "schedule":
+            return _to_record(scheduler(list(jobs), cluster), list(jobs), cluster, name)
+        policy = "conservative" if form == "plan" else "easy"
+        return schedule(jobs, cluster, policy=policy, decide=scheduler, log_reservations=True)
+
+    return run
+
+
+_STRATEGY_OPTIONS = ("max_processors", "max_jobs", "max_submit", "max_requested_time", "runtimes")
+
+
+def _instances(options: Mapping[str, Any], check: Check) -> Any:
+    from hypothesis import strategies as st
+
+    from schedlib.testing.strategies import parallel_instances
+
+    given = {k: v for k, v in options.items() if k in _STRATEGY_OPTIONS}
+    dense = {"max_processors": 4, "max_jobs": 10, "max_submit": 3, "max_requested_time": 6}
+    spread = {"max_processors": 6, "max_jobs": 8, "max_submit": 20}
+    inputs = st.one_of(
+        *(
+            parallel_instances(**{"runtimes": "any", **bounds, **given})
+            for bounds in (dense, spread)
+        )
+    )
+    return inputs
+
+
+def _reproduce(
+    instance: Any, form: str, name: str, check: Check, options: Mapping[str, Any]
+) -> str:
+    cluster, jobs = instance
+    lines = [
+        "from schedlib.model import Cluster, Job",
+        f"cluster = {cluster!r}",
+        "jobs = [",
+        *(f"    {job!r}," for job in jobs),
+        "]",
+    ]
+    if form == "schedule":
+        lines.append(f"record = {name}(jobs, cluster)  # into a RunRecord, as your scheduler does")
+    else:
+        policy = "conservative" if form == "plan" else "easy"
+        lines += [
+            "from schedlib.backfill import schedule",
+            f'record = schedule(jobs, cluster, policy="{policy}", decide={name}, '
+            "log_reservations=True)",
+        ]
+    if check.snippet:
+        lines.append(check.snippet)
+    lines.append(f"# violated: {check.name}: {check.asserts}")
+    return "\n".join(lines)
+
+
+BACKFILL = register(
+    Family(
+        "backfill",
+        {
+            "decide": "Snapshot -> Decision, run as FCFS/EASY on schedlib's engine",
+            "plan": "Plan -> PlanDecision, run as conservative backfilling on schedlib's engine",
+            "schedule": "(jobs, cluster) -> RunRecord or (starts, ends[, places[, killed]])",
+        },
+        _default_form,
+        _runner,
+        _instances,
+        _reproduce,
+        CHECKS,
+    )
+)

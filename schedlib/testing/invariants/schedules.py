@@ -1,0 +1,810 @@
+"""Checkers over a schedule read from a file, for anyone's scheduler, at the scale of whole traces.
+
+The other checkers of this package replay a [`RunRecord`][schedlib.model.RunRecord]
+and stop at the first violation. These read a
+[`Schedule`][schedlib.results.schedules.Schedule] (per-job submit, start, end,
+processors and allocation, as `schedlib check` reads it from a Batsim-layout
+CSV or an SWF trace) and *yield every* violation, in $O(n \\log n)$ time for
+$n$ jobs whatever the machine size (allocations stay intervals of processor
+ids). They check the same properties, with the same conventions: intervals of
+execution are half-open $[b, e)$, so at one instant ends come before
+submissions, submissions before starts; queue order is arrival order (submit
+time, then job id); a running job's *planned end* is its start plus its
+requested time.
+
+| generator | kind | property |
+|---|---|---|
+| `accounting_violations` | `accounting` | each job id once |
+| `lifecycle_violations` | `lifecycle` | not before submission; an end, after the start |
+| `capacity_violations` | `capacity` | no processor used twice at once, nor outside the machine |
+| `fcfs_violations` | `fcfs` | no job starts before an earlier-submitted one |
+| `easy_head_violations` | `easy-head` | the first waiting job starts by its shadow time |
+| `overtaking_violations` | `overtaking` | no job overtakes a smaller, earlier one |
+| `uptime_violations` | `uptime` | every job ends by its processors' planned down time |
+
+[`schedule_violations`][schedlib.testing.invariants.schedules.schedule_violations]
+runs those that apply; [`CheckReport`][schedlib.testing.invariants.schedules.CheckReport]
+collects them for `schedlib check`.
+
+Examples
+--------
+>>> from schedlib.results.schedules import Schedule, ScheduledJob as J
+>>> ok = Schedule((J(1, 0, 2, 10, 0, 5, ((0, 1),)), J(2, 0, 2, 10, 5, 9, ((0, 1),))))
+>>> list(schedule_violations(ok, capacity=2, policy="fcfs"))
+[]
+>>> bad = Schedule((J(1, 0, 2, 10, 0, 5, ((0, 1),)), J(2, 0, 2, 10, 4, 9, ((1, 2),))))
+>>> [v.message for v in schedule_violations(bad, capacity=2)]  # doctest: +NORMALIZE_WHITESPACE
+['job 2 runs on processor 2 at t=4, outside the machine of 2',
+ 'processor 1 oversubscribed at t=4: job 2 starts while job 1 runs there (until t=5)']
+"""
+
+from __future__ import annotations
+
+import bisect
+import heapq
+import math
+import operator
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+import attrs
+
+from schedlib.errors import InvalidValueError
+from schedlib.results.schedules import Schedule, ScheduledJob, UpTime, paused_gc
+
+__all__ = [
+    "VIOLATION_KINDS",
+    "CheckReport",
+    "Violation",
+    "accounting_violations",
+    "capacity_violations",
+    "check_report",
+    "easy_head_violations",
+    "fcfs_violations",
+    "lifecycle_violations",
+    "overtaking_violations",
+    "schedule_violations",
+    "uptime_violations",
+]
+
+VIOLATION_KINDS = (
+    "accounting",
+    "lifecycle",
+    "capacity",
+    "fcfs",
+    "easy-head",
+    "overtaking",
+    "uptime",
+)
+"""The kinds of violation, in the order `schedlib check` reports them."""
+
+
+@attrs.frozen(slots=True)
+class Violation:
+    """One broken invariant.
+
+    Attributes
+    ----------
+    kind
+        One of [`VIOLATION_KINDS`][schedlib.testing.invariants.schedules.VIOLATION_KINDS].
+    message
+        What is wrong, naming the jobs and times.
+    jobs
+        The jobs involved (the offending one first).
+    time
+        When it happened (s), if it happened at one instant.
+    """
+
+    kind: str
+    message: str
+    jobs: tuple[Any, ...] = ()
+    time: float | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The violation as a JSON-ready dict."""
+        return {
+            "kind": self.kind,
+            "message": self.message,
+            "jobs": list(self.jobs),
+            "time": self.time,
+        }
+
+
+_LOG_ORDER = operator.itemgetter(0, 1, 2, 3)
+"""Sort key of the log tuples below: time, group, file position, phase."""
+
+
+def _ran(schedule: Schedule) -> list[tuple[int, ScheduledJob]]:
+    """(file position, job) of the jobs that started and ended."""
+    return [
+        (i, j) for i, j in enumerate(schedule.jobs) if j.start is not None and j.end is not None
+    ]
+
+
+def _key(job: ScheduledJob) -> tuple[Any, Any]:
+    return (job.submit, job.id)
+
+
+def accounting_violations(schedule: Schedule) -> Iterator[Violation]:
+    """Each job id appears once.
+
+    Notes
+    -----
+    Complexity: $O(n)$.
+
+    Examples
+    --------
+    >>> from schedlib.results.schedules import ScheduledJob as J
+    >>> [v.message for v in accounting_violations(Schedule((J(7, 0, 1, 5, 0, 5, line=2),
+    ...                                                     J(7, 1, 1, 5, 5, 9, line=3))))]
+    ['job id 7 appears twice (lines 2 and 3)']
+    """
+    seen: dict[Any, int] = {}
+    for job in schedule.jobs:
+        if job.id in seen:
+            yield Violation(
+                "accounting",
+                f"job id {job.id} appears twice (lines {seen[job.id]} and {job.line})",
+                (job.id,),
+            )
+        else:
+            seen[job.id] = job.line
+
+
+def lifecycle_violations(schedule: Schedule) -> Iterator[Violation]:
+    """Every job starts no earlier than its submission, ends after it starts, and a job
+    that starts ends (and one that ends started).
+
+    A zero-length execution (end = start) is allowed. A job with neither start
+    nor end never ran (rejected, cancelled): that is no violation.
+
+    Notes
+    -----
+    Complexity: $O(n)$.
+    """
+    for job in schedule.jobs:
+        if job.start is None:
+            if job.end is not None:
+                yield Violation(
+                    "lifecycle",
+                    f"job {job.id} ends at t={job.end} but never starts",
+                    (job.id,),
+                    job.end,
+                )
+            continue
+        if job.start < job.submit:
+            yield Violation(
+                "lifecycle",
+                f"job {job.id} starts at t={job.start}, {job.submit - job.start:g} s before "
+                f"its submission at t={job.submit}",
+                (job.id,),
+                job.start,
+            )
+        if job.end is None:
+            yield Violation(
+                "lifecycle",
+                f"job {job.id} starts at t={job.start} but never ends",
+                (job.id,),
+                job.start,
+            )
+        elif job.end < job.start:
+            yield Violation(
+                "lifecycle",
+                f"job {job.id} ends at t={job.end}, before it starts at t={job.start}",
+                (job.id,),
+                job.end,
+            )
+
+
+def _events(ran: Sequence[tuple[int, ScheduledJob]]) -> list[tuple[Any, ...]]:
+    """Start and end events in the order of the log: at one instant ends first, then
+    the starts of zero-length jobs (each right followed by its end), then the other
+    starts; file order within each group. Tuples (time, group, position, is_end, job)."""
+    events: list[tuple[Any, ...]] = []
+    for position, job in ran:
+        if job.end == job.start:
+            events.append((job.start, 1, position, 0, job))
+            events.append((job.start, 1, position, 1, job))
+        elif job.end > job.start:  # type: ignore[operator]
+            events.append((job.start, 2, position, 0, job))
+            events.append((job.end, 0, position, 1, job))
+    events.sort(key=_LOG_ORDER)
+    return events
+
+
+def _unit_text(lo: int, hi: int) -> str:
+    return f"processor {lo}" if lo == hi else f"processors {lo}-{hi}"
+
+
+def capacity_violations(schedule: Schedule, capacity: int) -> Iterator[Violation]:
+    """No processor is used by two jobs at once, nor outside the machine.
+
+    For jobs with an allocation: it names exactly `procs` distinct processors
+    in `range(capacity)`, and no processor is held by two jobs at one instant
+    (intervals half-open, so a processor freed at $t$ may be reused at $t$).
+    When some job that ran has no allocation (e.g. an SWF trace), the check
+    is by counts instead: at no instant do the running jobs hold more than
+    `capacity` processors. Also, no job that ran is wider than the machine
+    (one that never started was rightly rejected).
+
+    Notes
+    -----
+    Complexity: $O((n + a) \\log (n + a))$ for $n$ jobs and $a$ allocation
+    intervals, whatever the machine size (a sweep over time keeping the held
+    intervals of processor ids sorted).
+    """
+    for job in schedule.jobs:
+        if job.procs > capacity and job.start is not None:  # rejecting it is right
+            yield Violation(
+                "capacity",
+                f"job {job.id} needs {job.procs} processors, more than the machine's {capacity}",
+                (job.id,),
+                job.start,
+            )
+    ran = [(i, j) for i, j in _ran(schedule) if j.end >= j.start]  # type: ignore[operator]
+    by_counts = any(j.allocation is None for _, j in ran)
+    for _, job in ran:
+        if job.allocation is None:
+            continue
+        size = 0
+        previous = -1
+        for lo, hi in job.allocation:
+            if lo <= previous:
+                yield Violation(
+                    "capacity",
+                    f"job {job.id}'s allocation names processor {lo} twice",
+                    (job.id,),
+                    job.start,
+                )
+            previous = max(previous, hi)
+            size += hi - lo + 1
+        if size != job.procs:
+            yield Violation(
+                "capacity",
+                f"job {job.id} holds {job.procs} processor(s) but runs on {size} at t={job.start}",
+                (job.id,),
+                job.start,
+            )
+        if job.allocation and job.allocation[-1][1] >= capacity:
+            yield Violation(
+                "capacity",
+                f"job {job.id} runs on processor {job.allocation[-1][1]} at t={job.start}, "
+                f"outside the machine of {capacity}",
+                (job.id,),
+                job.start,
+            )
+    if by_counts:
+        yield from _count_violations(ran, capacity)
+    else:
+        yield from _overlap_violations(ran)
+
+
+def _count_violations(
+    ran: Sequence[tuple[int, ScheduledJob]], capacity: int
+) -> Iterator[Violation]:
+    used = 0
+    running: dict[int, ScheduledJob] = {}  # by file position
+    for time, _, position, is_end, job in _events(ran):
+        if is_end:
+            used -= job.procs
+            running.pop(position, None)
+            continue
+        used += job.procs
+        running[position] = job
+        if used > capacity:
+            others = heapq.nsmallest(5, (j for p, j in running.items() if p != position), key=_key)
+            named = ", ".join(str(j.id) for j in others)
+            more = " ..." if len(running) > 6 else ""
+            who = f"jobs {named}{more} run" if len(running) > 2 else f"job {named} runs"
+            yield Violation(
+                "capacity",
+                f"{used} of {capacity} processors in use at t={time}: job {job.id} "
+                f"({job.procs} processors) starts while {who}",
+                (job.id, *(j.id for j in others)),
+                time,
+            )
+
+
+def _overlap_violations(ran: Sequence[tuple[int, ScheduledJob]]) -> Iterator[Violation]:
+    # The held intervals of processor ids are disjoint: their first ids, sorted, and for
+    # each first id the interval's last id and its holder.
+    los: list[int] = []
+    held: dict[int, tuple[int, ScheduledJob]] = {}
+    for time, _, _, is_end, job in _events(ran):
+        assert job.allocation is not None
+        if is_end:
+            for lo, _hi in job.allocation:
+                if lo in held and held[lo][1] is job:
+                    del held[lo]
+                    del los[bisect.bisect_left(los, lo)]
+            continue
+        for lo, hi in job.allocation:
+            i = bisect.bisect_right(los, hi)  # disjoint: only the one before can overlap
+            if i and held[los[i - 1]][0] >= lo:
+                other_lo = los[i - 1]
+                other_hi, other = held[other_lo]
+                yield Violation(
+                    "capacity",
+                    f"{_unit_text(max(lo, other_lo), min(hi, other_hi))} oversubscribed at "
+                    f"t={time}: job {job.id} starts while job {other.id} runs there "
+                    f"(until t={other.end})",
+                    (job.id, other.id),
+                    time,
+                )
+                continue  # not held: the held intervals stay disjoint
+            los.insert(i, lo)
+            held[lo] = (hi, job)
+
+
+def fcfs_violations(schedule: Schedule) -> Iterator[Violation]:
+    """No job starts before a job submitted earlier (in arrival order: submit, then id).
+
+    Each job that starts before some earlier job is reported once, naming the
+    earlier job that started last.
+
+    Notes
+    -----
+    Complexity: $O(n \\log n)$.
+    """
+    started = sorted((_key(j), j) for j in schedule.jobs if j.start is not None)
+    latest: ScheduledJob | None = None
+    for _, job in started:
+        assert job.start is not None
+        if latest is not None and job.start < latest.start:  # type: ignore[operator]
+            yield Violation(
+                "fcfs",
+                f"job {job.id} (submitted at t={job.submit}) starts at t={job.start}, before "
+                f"job {latest.id} (submitted at t={latest.submit}), which starts at "
+                f"t={latest.start}",
+                (job.id, latest.id),
+                job.start,
+            )
+        if latest is None or job.start >= latest.start:  # type: ignore[operator]
+            latest = job
+
+
+class _Fenwick:
+    """Prefix sums over positions 0..n-1 with a search for the first prefix reaching a sum."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.tree = [0] * (n + 1)
+        self.step = 1 << max(n.bit_length() - 1, 0)
+
+    def add(self, i: int, delta: int) -> None:
+        i += 1
+        while i <= self.n:
+            self.tree[i] += delta
+            i += i & -i
+
+    def first_reaching(self, target: int) -> int:
+        """The smallest position p with sum(0..p) >= target (n if none)."""
+        pos, total, step = 0, 0, self.step
+        while step:
+            nxt = pos + step
+            if nxt <= self.n and total + self.tree[nxt] < target:
+                pos = nxt
+                total += self.tree[nxt]
+            step >>= 1
+        return pos  # 0-based position of the prefix end
+
+
+def easy_head_violations(schedule: Schedule, capacity: int) -> Iterator[Violation]:
+    """The head of the queue never starts later than its shadow time (EASY's promise).
+
+    The same replay as
+    [`check_easy_head_never_delayed`][schedlib.testing.invariants.check_easy_head_never_delayed]:
+    the *head* is the first waiting job in arrival order; its shadow time is
+    the earliest instant at which it would fit if every running job ended at
+    its planned end (start + requested time), computed at the end of every
+    instant and just before every start of a job queued behind the head (a
+    backfill). The head must start at or before the smallest shadow time found
+    while it was the head. A job that never started leaves the queue at its
+    submission (it was rejected). A job that runs past its requested time can
+    make the promise impossible: the violation then names a shadow time
+    earlier than that job's end.
+
+    Raises
+    ------
+    InvalidValueError
+        If a job that started has no requested time (EASY's promise needs it).
+
+    Notes
+    -----
+    Complexity: $O(n \\log n)$: the running jobs' processors are summed by
+    planned end in a Fenwick tree, so each shadow time costs $O(\\log n)$.
+
+    Examples
+    --------
+    >>> from schedlib.results.schedules import ScheduledJob as J
+    >>> # job 2 (the head, 4 processors) could start at t=10; job 3 backfills and delays it
+    >>> jobs = (J(1, 0, 2, 10, 0, 10), J(2, 1, 4, 10, 20, 30), J(3, 2, 2, 20, 2, 20))
+    >>> [v.message for v in easy_head_violations(Schedule(jobs), capacity=4)]
+    ['EASY head job 2 starts at t=20, 10 s later than its shadow time t=10 (computed at t=1 from the planned ends of the running jobs)']
+    """  # noqa: E501
+    for job in schedule.jobs:
+        if job.start is not None and job.requested_time is None:
+            raise InvalidValueError(
+                "requested_time",
+                None,
+                f"job {job.id} (line {job.line}) has none; the EASY check needs the requested "
+                "time of every job that ran",
+            )
+    ran = [(i, j) for i, j in _ran(schedule) if j.end >= j.start]  # type: ignore[operator]
+    planned = sorted({j.start + j.requested_time for _, j in ran})  # type: ignore[operator]
+    rank = {end: i for i, end in enumerate(planned)}
+    held = _Fenwick(len(planned))
+    # Every log event, in the log's order: (time, group, position, phase, job); group 0 ends,
+    # 1 submissions (and rejections right after), 2 zero-length starts (then their end), 3 starts.
+    log: list[tuple[Any, ...]] = []
+    for position, job in enumerate(schedule.jobs):
+        log.append((job.submit, 1, position, 0, job))
+        if job.start is None or job.end is None:
+            if job.start is None:
+                log.append((job.submit, 1, position, 1, job))  # rejected on arrival
+            continue
+        if job.end == job.start:
+            log.append((job.start, 2, position, 0, job))
+            log.append((job.start, 2, position, 1, job))
+        elif job.end > job.start:
+            log.append((job.start, 3, position, 0, job))
+            log.append((job.end, 0, position, 1, job))
+    log.sort(key=_LOG_ORDER)
+    waiting: list[tuple[Any, Any, int]] = []  # heap of (submit, id, position), lazy deletion
+    gone: set[int] = set()
+    in_use = 0
+    bound: dict[int, tuple[float, float]] = {}  # head position -> (smallest shadow, when)
+    jobs = schedule.jobs
+
+    def head() -> int | None:
+        while waiting and waiting[0][2] in gone:
+            heapq.heappop(waiting)
+        return waiting[0][2] if waiting else None
+
+    # The shadow time of an unchanged head on an unchanged machine never decreases: skip it.
+    last: list[Any] = [None, True]  # [head at the last computation, machine changed since]
+
+    def promise(now: float) -> None:
+        first = head()
+        if first is None or (first == last[0] and not last[1]):
+            return
+        last[0], last[1] = first, False
+        procs = jobs[first].procs
+        free = capacity - in_use
+        if free >= procs:
+            shadow = now
+        else:
+            p = held.first_reaching(procs - free)
+            shadow = planned[p] if p < len(planned) else math.inf
+        if first not in bound or shadow < bound[first][0]:
+            bound[first] = (shadow, now)
+
+    i = 0
+    while i < len(log):
+        now = log[i][0]
+        while i < len(log) and log[i][0] == now:
+            _, group, position, phase, job = log[i]
+            i += 1
+            if group == 1 and phase == 0:
+                heapq.heappush(waiting, (job.submit, job.id, position))
+            elif phase == 0:  # a start
+                first = head()
+                if first is not None and _key(job) > _key(jobs[first]):
+                    promise(now)  # a backfill: the head's shadow just before it
+                gone.add(position)
+                held.add(rank[job.start + job.requested_time], job.procs)
+                in_use += job.procs
+                last[1] = True
+            elif group == 1:  # rejected on arrival
+                gone.add(position)
+            else:  # an end
+                held.add(rank[job.start + job.requested_time], -job.procs)
+                in_use -= job.procs
+                last[1] = True
+        promise(now)
+    for position, (shadow, when) in sorted(bound.items()):
+        job = jobs[position]
+        if job.start is None or job.start > shadow:
+            late = (
+                "never starts, although"
+                if job.start is None
+                else f"starts at t={job.start}, {job.start - shadow:g} s later than"
+            )
+            yield Violation(
+                "easy-head",
+                f"EASY head job {job.id} {late} its shadow time t={shadow} "
+                f"(computed at t={when} from the planned ends of the running jobs)",
+                (job.id,),
+                shadow,
+            )
+
+
+def overtaking_violations(schedule: Schedule) -> Iterator[Violation]:
+    """No job overtakes a smaller job submitted earlier (Mine et al. 2007 §1).
+
+    Job $J$ overtakes $J'$ when $J'$ was submitted strictly earlier, is
+    strictly smaller, and $J$ finished strictly first. A job's size here is
+    its work, processors × execution time (processor-seconds), so only jobs
+    that ran (started and ended) are compared: one that never started was
+    rejected, and one that never ended is a lifecycle violation. Each
+    overtaking job is reported once, naming the overtaken job that finished
+    last.
+
+    Notes
+    -----
+    Complexity: $O(n \\log n)$: jobs in submission order, the latest finish
+    among earlier jobs kept by size in a Fenwick tree of prefix maxima.
+
+    Examples
+    --------
+    >>> from schedlib.results.schedules import ScheduledJob as J
+    >>> jobs = (J(1, 0, 1, 10, 5, 7), J(2, 1, 2, 10, 1, 3), J(3, 2, 1, 10, None, None))
+    >>> [v.message for v in overtaking_violations(Schedule(jobs))]
+    ['job 2 (submitted t=1, size 4, finished t=3) overtakes job 1 (submitted t=0, size 2, finished t=7)']
+    """  # noqa: E501
+    ran = [j for j in schedule.jobs if j.start is not None and j.end is not None]
+
+    def size(job: ScheduledJob) -> float:
+        return job.procs * (job.end - job.start)  # type: ignore[operator]
+
+    sizes = sorted({size(j) for j in ran})
+    rank = {s: i for i, s in enumerate(sizes)}
+    n = len(sizes)
+    best: list[tuple[float, int]] = [(-math.inf, -1)] * (n + 1)  # prefix max of (end, index)
+    order = sorted(range(len(ran)), key=lambda k: ran[k].submit)
+    k = 0
+    while k < len(order):
+        group_end = k
+        while group_end < len(order) and ran[order[group_end]].submit == ran[order[k]].submit:
+            group_end += 1
+        for idx in order[k:group_end]:  # among strictly earlier, strictly smaller jobs
+            job = ran[idx]
+            i, top = rank[size(job)], (-math.inf, -1)
+            while i > 0:
+                top = max(top, best[i])
+                i -= i & -i
+            if top[0] > job.end:  # type: ignore[operator]
+                other = ran[top[1]]
+                yield Violation(
+                    "overtaking",
+                    f"job {job.id} (submitted t={job.submit}, size {size(job):g}, finished "
+                    f"t={job.end}) overtakes job {other.id} (submitted t={other.submit}, "
+                    f"size {size(other):g}, finished t={other.end})",
+                    (job.id, other.id),
+                    job.end,
+                )
+        for idx in order[k:group_end]:
+            i = rank[size(ran[idx])] + 1
+            item = (ran[idx].end, idx)
+            while i <= n:
+                best[i] = max(best[i], item)  # type: ignore[assignment]
+                i += i & -i
+        k = group_end
+
+
+def uptime_violations(schedule: Schedule, up: Iterable[UpTime]) -> Iterator[Violation]:
+    """Every job runs on processors that are up from its start until its end, within
+    one up period each, ending by that period's planned down time.
+
+    Needs allocations (the processors each job ran on).
+
+    Notes
+    -----
+    Complexity: $O(p \\log u)$ for $p$ processor-executions (the processors of
+    every job, expanded) and $u$ up periods.
+    """
+    periods: dict[int, list[UpTime]] = {}
+    for period in sorted(up, key=lambda u: (u.processor, u.start)):
+        periods.setdefault(period.processor, []).append(period)
+    starts = {p: [u.start for u in us] for p, us in periods.items()}
+    for _, job in _ran(schedule):
+        if job.allocation is None:
+            yield Violation(
+                "uptime",
+                f"job {job.id} has no allocation: its processors are unknown",
+                (job.id,),
+                job.start,
+            )
+            continue
+        for lo, hi in job.allocation:
+            for unit in range(lo, hi + 1):
+                i = bisect.bisect_right(starts.get(unit, []), job.start) - 1  # type: ignore[type-var]
+                if i < 0:
+                    yield Violation(
+                        "uptime",
+                        f"job {job.id} starts on processor {unit} at t={job.start}, while "
+                        "it is down",
+                        (job.id,),
+                        job.start,
+                    )
+                    break
+                planned = periods[unit][i].planned_end
+                if job.end > planned:  # type: ignore[operator]
+                    yield Violation(
+                        "uptime",
+                        f"job {job.id} runs on processor {unit} from t={job.start} to "
+                        f"t={job.end}, after its planned down time t={planned}",
+                        (job.id,),
+                        job.start,
+                    )
+                    break
+            else:
+                continue
+            break
+
+
+def schedule_violations(
+    schedule: Schedule,
+    *,
+    capacity: int,
+    policy: str | None = None,
+    no_overtaking: bool = False,
+    up: Iterable[UpTime] | None = None,
+) -> Iterator[Violation]:
+    """Every violation of the checks that apply, kind by kind.
+
+    Parameters
+    ----------
+    schedule
+        The schedule.
+    capacity
+        Processors of the machine.
+    policy
+        `"easy"` adds the EASY head check, `"fcfs"` the start-order check,
+        `None` neither.
+    no_overtaking
+        Add the no-overtaking check.
+    up
+        Up periods of the processors: add the uptime check.
+
+    Raises
+    ------
+    ValueError
+        For an unknown policy, or an EASY check of jobs without requested time.
+    """
+    periods = None if up is None else list(up)
+    for kind in _kinds(policy, no_overtaking=no_overtaking, uptime=periods is not None):
+        if kind == "accounting":
+            yield from accounting_violations(schedule)
+        elif kind == "lifecycle":
+            yield from lifecycle_violations(schedule)
+        elif kind == "capacity":
+            yield from capacity_violations(schedule, capacity)
+        elif kind == "fcfs":
+            yield from fcfs_violations(schedule)
+        elif kind == "easy-head":
+            yield from easy_head_violations(schedule, capacity)
+        elif kind == "overtaking":
+            yield from overtaking_violations(schedule)
+        else:
+            yield from uptime_violations(schedule, periods or ())
+
+
+def _kinds(policy: str | None, *, no_overtaking: bool, uptime: bool) -> tuple[str, ...]:
+    """The kinds of violation checked, in report order."""
+    if policy not in (None, "easy", "fcfs"):
+        raise ValueError(f"policy = {policy!r}: must be easy or fcfs")
+    wanted = {"fcfs": policy == "fcfs", "easy-head": policy == "easy"}
+    wanted.update(overtaking=no_overtaking, uptime=uptime)
+    return tuple(kind for kind in VIOLATION_KINDS if wanted.get(kind, True))
+
+
+@attrs.frozen(slots=True)
+class CheckReport:
+    """What `schedlib check` found.
+
+    Attributes
+    ----------
+    source
+        The file checked.
+    jobs, ran
+        How many jobs it has, how many of them ran.
+    capacity
+        The machine size checked against.
+    checks
+        The checks run, by kind.
+    shown
+        The first violations (all kinds, in order).
+    counts
+        Violations per kind (every kind checked, zeros included).
+    """
+
+    source: str
+    jobs: int
+    ran: int
+    capacity: int
+    checks: tuple[str, ...]
+    shown: tuple[Violation, ...]
+    counts: tuple[tuple[str, int], ...]
+
+    @property
+    def total(self) -> int:
+        """How many violations in all."""
+        return sum(n for _, n in self.counts)
+
+    @property
+    def ok(self) -> bool:
+        """Whether no check failed."""
+        return self.total == 0
+
+    def summary(self) -> str:
+        """One line: the verdict, the file, the checks and the counts."""
+        checks = ", ".join(self.checks)
+        if self.ok:
+            return (
+                f"OK: {self.source}: {self.jobs} jobs ({self.ran} ran) on {self.capacity} "
+                f"processors pass {checks}"
+            )
+        broken = ", ".join(f"{n} {kind}" for kind, n in self.counts if n)
+        return (
+            f"FAILED: {self.source}: {self.jobs} jobs ({self.ran} ran) on {self.capacity} "
+            f"processors: {self.total} violation(s): {broken}"
+        )
+
+    def lines(self) -> list[str]:
+        """The text report: each violation shown, the count per kind if some were not
+        shown, then the summary line."""
+        out = [f"{v.kind}: {v.message}" for v in self.shown]
+        if self.total > len(self.shown):
+            out.append(f"... {self.total - len(self.shown)} more not shown; per kind:")
+            out += [f"  {kind}: {n}" for kind, n in self.counts if n]
+        out.append(self.summary())
+        return out
+
+    def as_dict(self) -> dict[str, Any]:
+        """The report as a JSON-ready dict."""
+        return {
+            "source": self.source,
+            "ok": self.ok,
+            "jobs": self.jobs,
+            "ran": self.ran,
+            "capacity": self.capacity,
+            "checks": list(self.checks),
+            "violations": self.total,
+            "counts": dict(self.counts),
+            "shown": [v.as_dict() for v in self.shown],
+        }
+
+
+def check_report(
+    schedule: Schedule,
+    *,
+    capacity: int,
+    policy: str | None = None,
+    no_overtaking: bool = False,
+    up: Iterable[UpTime] | None = None,
+    show: int = 20,
+) -> CheckReport:
+    """Run [`schedule_violations`][schedlib.testing.invariants.schedules.schedule_violations]
+    and keep the first `show` violations and the count of each kind.
+
+    Examples
+    --------
+    >>> from schedlib.results.schedules import ScheduledJob as J
+    >>> s = Schedule((J(1, 0, 3, 10, 0, 5), J(2, 0, 3, 10, 1, 9)), source="x.csv")
+    >>> report = check_report(s, capacity=4)
+    >>> print("\\n".join(report.lines()))
+    capacity: 6 of 4 processors in use at t=1: job 2 (3 processors) starts while job 1 runs
+    FAILED: x.csv: 2 jobs (2 ran) on 4 processors: 1 violation(s): 1 capacity
+    """
+    periods = None if up is None else list(up)
+    checks = _kinds(policy, no_overtaking=no_overtaking, uptime=periods is not None)
+    counts: Counter[str] = Counter()
+    shown: list[Violation] = []
+    with paused_gc():
+        for v in schedule_violations(
+            schedule, capacity=capacity, policy=policy, no_overtaking=no_overtaking, up=periods
+        ):
+            counts[v.kind] += 1
+            if len(shown) < show:
+                shown.append(v)
+    return CheckReport(
+        source=schedule.source,
+        jobs=len(schedule.jobs),
+        ran=sum(1 for j in schedule.jobs if j.start is not None),
+        capacity=capacity,
+        checks=checks,
+        shown=tuple(shown),
+        counts=tuple((kind, counts[kind]) for kind in checks),
+    )

@@ -1,0 +1,169 @@
+"""Plots of runs and sweeps (Agg backend): what they draw, and the commands that make them."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+
+from schedlib.backfill import schedule
+from schedlib.cli import main
+from schedlib.model import Cluster, Job
+from schedlib.results.export import write_record
+from schedlib.results.plotting import load_steps, plot_runs, plot_schedule, plot_sweep, pyplot
+from schedlib.results.schedules import Schedule, ScheduledJob
+from schedlib.testing.strategies.backfill import parallel_instances
+
+JOBS = [Job(1, 0, 2, 100, 40), Job(2, 5, 4, 50, 50), Job(3, 6, 1, 30, 30), Job(4, 8, 3, 20, 25)]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _labelled(figure: object) -> None:
+    for ax in figure.axes:  # type: ignore[attr-defined]
+        assert ax.get_title() and ax.get_xlabel() and ax.get_ylabel()
+        assert ax.get_legend() is not None, ax.get_title()
+
+
+def test_a_run_has_gantt_load_queue_and_wait_cdf_all_labelled() -> None:
+    record = schedule(JOBS, Cluster(4), policy="easy")
+    figure = plot_schedule(Schedule.from_record(record), capacity=4, title="EASY")
+    assert [ax.get_title() for ax in figure.axes] == [
+        "Gantt chart (4 jobs)", "Utilisation", "Queue length", "Wait times",
+    ]  # fmt: skip
+    _labelled(figure)
+    assert "(s)" in figure.axes[0].get_xlabel() and "(s)" in figure.axes[3].get_xlabel()
+    gantt = figure.axes[0]
+    assert len(gantt.patches) == 4  # one rectangle per job (contiguous processors)
+    assert sorted((p.get_x(), p.get_width(), p.get_height()) for p in gantt.patches) == sorted(
+        (o.start, o.end - o.start, o.procs) for o in record.outcomes
+    )
+    pyplot().close(figure)
+
+
+def test_the_gantt_chart_is_capped_and_says_so() -> None:
+    jobs = tuple(ScheduledJob(i, 0, 1, 10, i, i + 1, ((0, 0),)) for i in range(30))
+    figure = plot_schedule(Schedule(jobs), capacity=1, gantt_limit=10)
+    assert figure.axes[0].get_title() == "Gantt chart (30 jobs, the first 10 to start)"
+    assert len(figure.axes[0].patches) == 10
+    pyplot().close(figure)
+
+
+def test_several_runs_share_axes_with_one_line_each() -> None:
+    runs = {p: Schedule.from_record(schedule(JOBS, Cluster(4), policy=p)) for p in ("fcfs", "easy")}
+    figure = plot_runs(runs, capacity=4, title="compare")
+    _labelled(figure)
+    assert [len(ax.get_lines()) for ax in figure.axes] == [2, 2, 2]
+    pyplot().close(figure)
+
+
+@given(parallel_instances(max_processors=6, max_jobs=10))
+def test_load_steps_count_running_processors_and_waiting_jobs(
+    instance: tuple[Cluster, list[Job]],
+) -> None:
+    cluster, jobs = instance
+    run_ = Schedule.from_record(schedule(jobs, cluster, policy="easy"))
+    times, busy, queued = load_steps(run_)
+    assert times == sorted(set(times))
+    for t, b, q in zip(times, busy, queued, strict=True):
+        ran = [j for j in run_.jobs if j.start is not None]
+        assert b == sum(j.procs for j in ran if j.start <= t < j.end)  # type: ignore[operator]
+        assert q == sum(1 for j in ran if j.submit <= t < j.start)  # type: ignore[operator]
+        assert 0 <= b <= cluster.processors
+
+
+def _sweep_file(path: Path) -> Path:
+    lines = []
+    for processors in (64, 128):
+        for policy in ("fcfs", "easy"):
+            for seed in (0, 1, 2):
+                config = {"policy": policy, "processors": processors, "seed": seed}
+                wait = (1000 if policy == "fcfs" else 400) * 128 / processors + 10 * seed
+                rows = [{"policy": policy, "mean_wait": wait, "utilisation": 0.5}]
+                lines.append(json.dumps({"configuration": config, "rows": rows}))
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_a_sweep_gives_one_line_per_policy_with_error_bars_over_seeds() -> None:
+    rows = [
+        {"policy": p, "processors": n, "seed": s, "mean_wait": w + 10 * s}
+        for p, n, w in (("fcfs", 64, 2000), ("fcfs", 128, 1000), ("easy", 64, 800))
+        for s in (0, 1, 2)
+    ]
+    figure = plot_sweep(rows, ["policy", "processors", "seed"], units={"mean_wait": "s"})
+    ax = figure.axes[0]
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("processors", "mean_wait (s)")
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["policy=fcfs", "policy=easy"]
+    fcfs, easy = ax.containers  # one errorbar container per line
+    assert list(fcfs.lines[0].get_xdata()) == [64, 128]
+    assert list(fcfs.lines[0].get_ydata()) == [2010, 1010]
+    assert list(easy.lines[0].get_ydata()) == [810]
+    caps = fcfs.lines[2][0].get_segments()  # the error bars: +- one standard deviation (10)
+    assert [round(seg[1][1] - seg[0][1], 6) for seg in caps] == [20, 20]
+    pyplot().close(figure)
+
+
+def test_plot_command_on_a_run_csv_and_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = schedule(JOBS, Cluster(4), policy="easy")
+    write_record(record, tmp_path / "run.csv")
+    write_record(record, tmp_path / "run.json")
+    code, out, err = run(capsys, "plot", str(tmp_path / "run.csv"), "--processors", "4")
+    assert code == 0 and out.strip() == str(tmp_path / "run.png") and err == ""
+    assert (tmp_path / "run.png").read_bytes()[:4] == b"\x89PNG"
+    target = tmp_path / "fig.svg"
+    code, out, err = run(capsys, "plot", str(tmp_path / "run.json"), "-o", str(target))
+    assert code == 0 and err == "" and target.read_text().startswith("<?xml")
+    code, _, err = run(capsys, "plot", str(tmp_path / "run.csv"))
+    assert code == 0 and "assumed 4 processors" in err
+
+
+def test_plot_command_on_a_sweep(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _sweep_file(tmp_path / "sweep.jsonl")
+    code, out, _ = run(
+        capsys, "plot", str(path), "--metric", "mean_wait", "--metric", "utilisation"
+    )
+    assert code == 0 and Path(out.strip()).is_file()
+    code, _, err = run(capsys, "plot", str(path), "--x", "colour")
+    assert code == 2 and "x = 'colour': not a parameter of the sweep" in err
+    code, _, err = run(capsys, "plot", str(path), "--metric", "policy")
+    assert code == 2 and "metric = 'policy'" in err
+
+
+def test_without_matplotlib_plot_and_plot_options_fail_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib -> ImportError
+    missing = str(tmp_path / "missing.csv")
+    for argv in (
+        ["plot", missing],
+        ["run", "--workload", missing, "--plot", "x.png"],
+        ["compare", "--workload", missing, "--plot", "x.png"],
+    ):
+        code, out, err = run(capsys, *argv)
+        assert code == 2 and out == ""
+        assert err == (
+            "schedlib: error: plotting needs matplotlib, which is not installed; "
+            "install the 'plot' extra: pip install 'schedlib[plot]'\n"
+        )
+
+
+def test_run_and_compare_draw_their_plot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for command in ("run", "compare"):
+        target = tmp_path / f"{command}.png"
+        code, _, err = run(capsys, command, "--limit", "60", "--plot", str(target))
+        assert code == 0 and f"plot written to {target}" in err
+        assert target.stat().st_size > 0
+    code, _, err = run(capsys, "run", "--limit", "60", "--plot", str(tmp_path / "x.jpg"))
+    assert code == 2 and "must end in .png, .pdf or .svg" in err and "records" not in err
