@@ -484,7 +484,7 @@ def conservative(plan: Plan) -> PlanDecision:
     settled += [_INF] * (n - len(settled))
     if compress:
         floor = now if plan.released or plan.freed_from is None else plan.freed_from
-        settled = [min(x, floor) for x in settled]
+        settled = [x if x <= floor else floor for x in settled]  # min(x, floor), inlined
     new = list(reservations)
     changed = []
     first = 0 if compress else (reservations.index(None) if None in reservations else len(new))
@@ -500,7 +500,9 @@ def conservative(plan: Plan) -> PlanDecision:
             editor.reserve(at, job.requested_time, job.procs)
             settled[k], checked[k] = _INF, True
         elif compress:
-            freed = min(settled[k], freed_here)
+            freed = settled[k]
+            if freed > freed_here:
+                freed = freed_here
             if freed >= old:
                 continue  # nothing freed before its start: no earlier fit (see Notes)
             # Only a window that reaches into the freed room can be new (see Notes).
