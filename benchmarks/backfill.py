@@ -1,6 +1,6 @@
 """Benchmark: FCFS, EASY and conservative backfilling on full real traces.
 
-Targets (issue #2, on a 2-core machine, full SDSC-SP2: 59,715 records, 128
+Targets (on a 2-core machine, full SDSC-SP2: 59,715 records, 128
 processors): FCFS <= 1 s, EASY <= 2 s, conservative <= 8 s of simulation, and
 peak memory under 150 MB, growing at most linearly with the trace.
 

@@ -46,7 +46,10 @@ def test_no_docstring_holds_a_control_character() -> None:
     assert not bad, f"docstrings with a control character (missing backslash): {bad}"
 
 
-JARGON = re.compile(r"\b[Ss]eeds? (\d+, )*00[0-4]\b|\b[Pp]apers? (\d+, )*00[0-4]\b|\bSPEC\b")
+JARGON = re.compile(
+    r"\b[Ss]eeds? (\d+, )*00[0-4]\b|\b[Pp]apers? (\d+, )*00[0-4]\b|\bSPEC\b"
+    r"|\b[Tt]he issue\b|\bissue #\d"
+)
 """Internal names of the papers and of our specification: users never see them."""
 
 
