@@ -445,7 +445,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_quick_argument(
         parser,
         {"jobs": 300, "load_factors": "1.0,1.6"},
-        full_time="5 min",
+        full_time="6 min",
         quick_time="30 s",
     )
 
