@@ -10,7 +10,10 @@ do not mix. In each, the trace is read and cleaned first (timed apart, as
 whole simulation, building the run record included). `jobs_per_s` counts the
 simulated jobs (excluded records are logged but not simulated). `peak_MB` is
 the subprocess's peak resident set size (`ru_maxrss`: interpreter, trace,
-workload, log and record together); `traced_MB` is the `tracemalloc` peak of
+workload, log and record together); `plain_s` is the plain-loop baseline's
+time (FCFS and EASY: `plain_loop` below, same tie rules, processor counts
+only, best of 3) and `x_plain` our `wall_s` as a multiple of it (1.0 = as
+fast as a hand-written loop); `traced_MB` is the `tracemalloc` peak of
 the simulation alone when `--tracemalloc` is given (it slows the run, so
 times are then not comparable). The load average before and after says how
 much of the machine the benchmark had (it may be shared).
@@ -31,6 +34,7 @@ import resource
 import subprocess
 import sys
 import time
+from heapq import heappop, heappush
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +48,91 @@ RUNS = [
     ("CTC-SP2-1996-3.1-cln.swf.gz", 430),  # the size seed 004 uses
 ]
 POLICIES = ("fcfs", "easy", "conservative")
+PLAIN = ("fcfs", "easy")  # the policies the plain loop covers
+
+# A job for the plain loop: (id, submit, procs, requested time, runtime).
+PlainJob = tuple[int, float, int, float, float]
+
+
+def plain_loop(jobs: list[PlainJob], capacity: int, policy: str) -> dict[int, float]:
+    """The plain-loop baseline: FCFS or EASY with dicts, lists and counts only.
+
+    Written apart from schedlib, for the benchmark's ratio and as a
+    differential oracle (tests/backfill/test_plain_loop.py), with the same
+    tie rules (the Background page, "The order of events"): one scheduling
+    pass per instant, completions before arrivals, half-open intervals (a job
+    ending at t frees its processors for a job starting at t); a zero-length
+    job's completion comes after the pass that started it, and is followed by
+    another pass at the same instant. The queue is in submit order, then id.
+    Jobs run `min(runtime, requested)` (killed at their request). EASY: start
+    from the head while jobs fit; the first that does not is the head, whose
+    shadow time comes from the planned ends (start + requested) of the
+    running jobs, counting those started in this pass, with the extra
+    processors free then; a later job starts if it fits now and either ends
+    by the shadow time (by its request) or uses only extra processors.
+    Processor counts only (no placement). Returns each job's start time.
+    """
+    order = sorted(jobs, key=lambda j: (j[1], j[0]))
+    n = len(order)
+    easy = policy == "easy"
+    free = capacity
+    queue: list[PlainJob] = []
+    ends: list[tuple[float, int, float]] = []  # heap of (actual end, procs, planned end)
+    planned: list[tuple[float, int]] = []  # (planned end, procs) of the running, EASY
+    start: dict[int, float] = {}
+    i = 0
+    while i < n or ends:
+        now = ends[0][0] if ends else order[i][1]
+        if i < n and order[i][1] < now:
+            now = order[i][1]
+        while ends and ends[0][0] == now:
+            _, procs, planned_end = heappop(ends)
+            free += procs
+            if easy:
+                planned.remove((planned_end, procs))
+        while i < n and order[i][1] == now:
+            queue.append(order[i])
+            i += 1
+        # the pass
+        k = 0
+        while k < len(queue) and queue[k][2] <= free:
+            job = queue[k]
+            free -= job[2]
+            start[job[0]] = now
+            heappush(ends, (now + min(job[4], job[3]), job[2], now + job[3]))
+            if easy:
+                planned.append((now + job[3], job[2]))
+            k += 1
+        del queue[:k]
+        if easy and queue and free:
+            need = queue[0][2]
+            planned.sort()
+            available, shadow = free, now
+            for end, held in planned:
+                if available >= need and end > shadow:
+                    break
+                available += held
+                shadow = end
+            extra = available - need
+            kept = [queue[0]]
+            for job in queue[1:]:
+                procs = job[2]
+                if free and procs <= free and (now + job[3] <= shadow or procs <= extra):
+                    free -= procs
+                    if now + job[3] > shadow:
+                        extra -= procs
+                    start[job[0]] = now
+                    heappush(ends, (now + min(job[4], job[3]), procs, now + job[3]))
+                    planned.append((now + job[3], procs))
+                else:
+                    kept.append(job)
+            queue = kept
+    return start
+
+
+def plain_jobs(workload_jobs: Any) -> list[PlainJob]:
+    """schedlib's jobs as the plain loop's tuples."""
+    return [(j.id, j.submit, j.procs, j.requested_time, j.runtime) for j in workload_jobs]
 
 
 def measure(
@@ -66,6 +155,12 @@ def measure(
     wall = time.perf_counter() - start
     cpu = time.process_time() - cpu
     traced_peak = tracemalloc.get_traced_memory()[1] if traced else None
+    if traced:
+        tracemalloc.stop()
+    plain_s = None
+    if policy in PLAIN:  # the plain loop on the same jobs (conversion included), best of 3
+        capacity = workload.cluster.processors
+        plain_s = min(_time_plain(workload.jobs, capacity, policy) for _ in range(3))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
     return {
         "trace": Path(path).name.replace(".swf.gz", ""),
@@ -77,10 +172,18 @@ def measure(
         "wall_s": round(wall, 2),
         "cpu_s": round(cpu, 2),
         "jobs_per_s": round(len(workload.jobs) / wall),
+        "plain_s": None if plain_s is None else round(plain_s, 3),
+        "x_plain": None if plain_s is None else round(wall / plain_s, 1),
         "peak_MB": round(peak, 1),
         "traced_MB": None if traced_peak is None else round(traced_peak / 2**20, 1),
         "log_entries": len(record.events),
     }
+
+
+def _time_plain(jobs: Any, capacity: int, policy: str) -> float:
+    start = time.perf_counter()
+    plain_loop(plain_jobs(jobs), capacity, policy)
+    return time.perf_counter() - start
 
 
 def main() -> None:
