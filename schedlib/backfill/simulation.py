@@ -300,7 +300,7 @@ class _Work:
             self.timer,
             self.finished,
         )
-        return Step.of(state, tuple(self.events), tuple(self.log))
+        return Step(state, self.events, (), self.log)
 
 
 class BackfillModel:

@@ -82,10 +82,6 @@ class Event:
         return (self.time, self.phase) < (other.time, other.phase)
 
 
-_new = object.__new__
-_set = object.__setattr__
-
-
 def _tuple(value: Iterable[Any]) -> tuple[Any, ...]:
     return value if isinstance(value, tuple) else tuple(value)
 
@@ -115,45 +111,3 @@ class Step(Generic[S]):
     cancel: tuple[Hashable, ...] = attrs.field(default=(), converter=_tuple)
     log: tuple[JobEvent, ...] = attrs.field(default=(), converter=_tuple)
     wake: bool = False
-
-    @classmethod
-    def of(
-        cls, state: S, events: tuple[Event, ...] = (), log: tuple[JobEvent, ...] = ()
-    ) -> Step[S]:
-        """A step with no `cancel` and no `wake`, built without conversions.
-
-        The same value as `Step(state, events, (), log)`, for models that
-        return one step per event and already hold tuples (the backfilling
-        model): it skips the per-field converters, about half the cost of
-        building a step.
-
-        Parameters
-        ----------
-        state
-            The new state.
-        events
-            Events to schedule; must be a tuple.
-        log
-            Log entries; must be a tuple.
-
-        Returns
-        -------
-        Step
-            Equal to `Step(state, events=events, log=log)`.
-
-        Notes
-        -----
-        Complexity: $O(1)$.
-
-        Examples
-        --------
-        >>> Step.of("s", (), ()) == Step("s")
-        True
-        """
-        step = _new(cls)
-        _set(step, "state", state)
-        _set(step, "events", events)
-        _set(step, "cancel", ())
-        _set(step, "log", log)
-        _set(step, "wake", False)
-        return step
