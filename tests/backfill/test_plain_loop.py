@@ -1,9 +1,11 @@
-"""Differential test: schedlib's FCFS and EASY against the benchmark's plain loop.
+"""Differential test: schedlib's FCFS, EASY and conservative against the benchmark's plain loop.
 
-The plain loop (`plain_loop` in benchmarks/backfill.py) is a separate
+The plain loop (`plain_run` in benchmarks/backfill.py) is a separate
 dict-and-list implementation with the same tie rules (one pass per instant,
 completions before arrivals, half-open intervals, queue by submit then id,
-EASY shadow time from planned ends with extra processors). Every job must
+EASY shadow time from planned ends with extra processors; conservative:
+earliest fit on arrival, every waiting job re-placed in queue order when
+jobs end early). Every job must
 start at the same second in both, on slices of real traces (the full traces
 agree too; the Performance page gives the check).
 """
@@ -50,20 +52,32 @@ def test_same_start_for_every_job_on_a_trace_slice(
     workload = load_workload(traces_dir / trace, processors=processors, limit=5000)
     jobs = list(workload.jobs)
     ours = _starts(jobs, workload.cluster, policy)
-    plain = bench.plain_loop(bench.plain_jobs(jobs), workload.cluster.processors, policy)
+    plain = bench.plain_run(bench.plain_jobs(jobs), workload.cluster.processors, policy)
     assert len(ours) == len(jobs)
     assert ours == plain
 
 
-@pytest.mark.parametrize("policy", bench.PLAIN)
-def test_tie_rules_on_hand_made_cases(policy: str) -> None:
-    """An end and a start at the same second, a killed job, an early end, a zero-length job."""
-    jobs = [
+CASES = [
+    [
         Job(1, 0, 2, 10, 10),  # ends at 10: job 3 starts at 10 (half-open)
         Job(2, 0, 2, 20, 5),  # ends early, at 5
         Job(3, 1, 4, 10, 10),
         Job(4, 2, 1, 3, 50),  # killed at its request
         Job(5, 2, 1, 4, 0),  # zero-length
-    ]
+    ],
+    [
+        Job(1, 0, 4, 100, 10),  # ends early: the schedule is compressed at 10
+        Job(2, 1, 4, 10, 10),  # reserved at 100, starts at 10
+        Job(3, 2, 2, 50, 50),  # reserved at 110, moves to 20
+        Job(4, 3, 2, 5, 5),
+        Job(5, 10, 1, 200, 200),  # arrives at the instant of the early end
+    ],
+]
+
+
+@pytest.mark.parametrize("jobs", CASES)
+@pytest.mark.parametrize("policy", bench.PLAIN)
+def test_tie_rules_on_hand_made_cases(policy: str, jobs: list[Job]) -> None:
+    """Ends and starts at the same second, a killed job, early ends, a zero-length job."""
     ours = _starts(jobs, Cluster(4), policy)
-    assert ours == bench.plain_loop(bench.plain_jobs(jobs), 4, policy)
+    assert ours == bench.plain_run(bench.plain_jobs(jobs), 4, policy)
