@@ -12,8 +12,11 @@ simulated jobs (excluded records are logged but not simulated). `peak_MB` is
 the subprocess's peak resident set size (`ru_maxrss`: interpreter, trace,
 workload, log and record together); `plain_s` is the plain-loop baseline's
 time (`plain_run` below: a dict-and-list loop with the same tie rules,
-processor counts only, best of 3) and `x_plain` our `wall_s` as a multiple of it (1.0 = as
-fast as a hand-written loop); `traced_MB` is the `tracemalloc` peak of
+processor counts only, best of 3; for conservative only with
+`--plain-conservative`: that loop re-places every waiting job at every early
+end, without our skips, and is up to 11 times slower than schedlib, so it is
+a check there, not a yardstick) and `x_plain` our `wall_s` as a multiple of
+it (1.0 = as fast as a hand-written loop); `traced_MB` is the `tracemalloc` peak of
 the simulation alone when `--tracemalloc` is given (it slows the run, so
 times are then not comparable). The load average before and after says how
 much of the machine the benchmark had (it may be shared).
@@ -319,7 +322,7 @@ def main() -> None:
     parser.add_argument(
         "--plain-conservative",
         action="store_true",
-        help="also time the plain conservative loop (slow: 25-35 s a trace, best of 3)",
+        help="also time the plain conservative loop (slow: 25-180 s a trace, best of 3)",
     )
     parser.add_argument(
         "--one", nargs=3, metavar=("PATH", "PROCESSORS", "POLICY"), help=argparse.SUPPRESS
