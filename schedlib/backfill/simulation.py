@@ -583,6 +583,9 @@ class BackfillModel:
                     return  # none of them fits now
                 considered = (queue[0], *queue[first_new:])
         free, running = self._view(work, now)
+        if self.policy == "fcfs" and not self._custom and queue[0].procs > free:
+            work.head = None  # the head does not fit: FCFS starts nothing (what `fcfs` decides)
+            return
         snapshot = Snapshot(now, free, running, considered)
         decision = self._decide(snapshot)
         if self._custom:
