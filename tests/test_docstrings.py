@@ -48,7 +48,7 @@ def test_no_docstring_holds_a_control_character() -> None:
 
 JARGON = re.compile(
     r"\b[Ss]eeds? (\d+, )*00[0-4]\b|\b[Pp]apers? (\d+, )*00[0-4]\b|\bSPEC\b"
-    r"|\b[Tt]he issue\b|\bissue #\d"
+    r"|\b[Tt]he issue\b|\b[Ii]ssues? #?\d"
 )
 """Internal names of the papers and of our specification: users never see them."""
 
