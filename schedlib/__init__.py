@@ -7,6 +7,9 @@ and checked by hypothesis invariant suites that ship in
 
 The stable names below are importable from the top level; each algorithm
 family lives in its own module (see the documentation's Algorithms pages).
+`schedlib.sweep` is [`schedlib.execution.sweep.sweep`][schedlib.execution.sweep.sweep]
+(a parameter grid x seeds of any experiment, on any executor), loaded on first
+use: the package root itself imports only the ground floor.
 
 Examples
 --------
@@ -14,6 +17,8 @@ Examples
 >>> schedlib.Job(id=1, submit=0, procs=8, requested_time=3600, runtime=1800).procs
 8
 """
+
+from typing import Any
 
 from schedlib.errors import (
     InvalidValueError,
@@ -32,6 +37,16 @@ from schedlib.model import (
 )
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    # Conveniences from higher layers, loaded on first use (see the layer test).
+    if name == "sweep":
+        from schedlib.execution.sweep import sweep
+
+        return sweep
+    raise AttributeError(f"module 'schedlib' has no attribute {name!r}")
+
 
 __all__ = [
     "Cluster",

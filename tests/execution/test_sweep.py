@@ -107,3 +107,11 @@ def test_a_reproduction_is_swept_by_name() -> None:
     assert rows == sweep({"queue_length": [1, 2]}, run, seeds=[3], fixed={"runs": 1}, workers=1)
     with pytest.raises(InvalidValueError, match="must be one of run, reproduce pgs"):
         experiment("reproduce nothing")
+
+
+def test_schedlib_sweep_is_the_sweep_function_loaded_on_first_use() -> None:
+    import schedlib
+
+    assert schedlib.sweep is sweep
+    with pytest.raises(AttributeError, match="no attribute 'swep'"):
+        _ = schedlib.swep  # type: ignore[attr-defined]
