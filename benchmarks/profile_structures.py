@@ -25,7 +25,7 @@ import argparse
 import os
 import statistics
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -34,7 +34,7 @@ import attrs
 from sortedcontainers import SortedDict
 
 from schedlib.backfill import schedule
-from schedlib.backfill.profile import Profile, _check_request, _check_time, _move_parts
+from schedlib.backfill.profile import Profile, ProfileEditor, _check_request, _check_time
 from schedlib.errors import InvalidValueError
 from schedlib.results.tables import FORMATS, render
 from schedlib.workloads import load_workload
@@ -51,12 +51,37 @@ RUNS = [
 ]
 
 
-class SortedProfileEditor:
-    """`ProfileEditor`'s interface on a `SortedDict` time -> free processors (same results)."""
+def _first_window(
+    points: Iterable[Any], free: Any, t: Any, procs: int, duration: Any
+) -> tuple[Any, bool]:
+    """Scan `points` from `t` for a window of `duration` with `procs` free: (start, found)."""
+    candidate, end, blocked = t, t + duration, False
+    for point in points:
+        if blocked:
+            candidate, end, blocked = point, point + duration, False
+        elif point > candidate and point >= end:
+            return candidate, True
+        if free[point] < procs:
+            blocked = True
+    return candidate, not blocked
 
-    def __init__(self, capacity: int, times: Any, free: Any) -> None:
+
+class SortedProfileEditor(ProfileEditor):
+    """Our `ProfileEditor` on a `SortedDict` time -> free processors instead of two lists.
+
+    `move`, `reserve` and `release` (argument checks, rollback) are inherited;
+    only the representation and the operations on it are replaced.
+    """
+
+    __slots__ = ("_d",)
+
+    def __init__(self, capacity: int, times: Any, free: Any) -> None:  # no super(): no lists
         self.capacity = capacity
         self._d = SortedDict(zip(times, free, strict=True))
+
+    @property  # type: ignore[override]
+    def _times(self) -> Any:  # what the inherited argument checks read
+        return self._d.keys()
 
     def freeze(self) -> Profile:
         return Profile(self.capacity, tuple(self._d.keys()), tuple(self._d.values()))
@@ -71,39 +96,24 @@ class SortedProfileEditor:
 
     def earliest_fit(self, t: Any, procs: int, duration: Any) -> Any:
         _check_request(procs, duration, self.capacity)
-        d = self._d
-        _check_time(t, d.keys())
-        candidate, end, blocked = t, t + duration, False
-        for point in d.irange(minimum=self._floor(t)):
-            if blocked:
-                candidate, end, blocked = point, point + duration, False
-            elif point > candidate and point >= end:
-                return candidate
-            if d[point] < procs:
-                blocked = True
-        return candidate
+        _check_time(t, self._d.keys())
+        points = self._d.irange(minimum=self._floor(t))
+        return _first_window(points, self._d, t, procs, duration)[0]  # the last segment is free
 
     def earlier_fit(self, t: Any, procs: int, duration: Any, current: Any) -> Any:
-        # the plain scan: the earliest fit with the job's own place counted free
+        # the plain scan of the points before `current`: after it, the job's own place is free
         if current <= t:
             return current
-        d = self._d
-        candidate, end, blocked = t, t + duration, False
-        for point in d.irange(minimum=self._floor(t), maximum=current, inclusive=(True, False)):
-            if blocked:
-                candidate, end, blocked = point, point + duration, False
-            elif point > candidate and point >= end:
-                return candidate
-            if d[point] < procs:
-                blocked = True
-        return current if blocked else min(candidate, current)
+        points = self._d.irange(minimum=self._floor(t), maximum=current, inclusive=(True, False))
+        start, found = _first_window(points, self._d, t, procs, duration)
+        return min(start, current) if found else current
 
-    def _split(self, t: Any) -> None:
+    def _split_at(self, t: Any) -> None:
         d = self._d
         if t not in d:
             d[t] = d[self._floor(t)]
 
-    def _merge(self, t: Any) -> None:
+    def _merge_at(self, t: Any) -> None:
         d = self._d
         i = d.index(t)
         if i > 0 and d.peekitem(i - 1)[1] == d[t]:
@@ -112,8 +122,8 @@ class SortedProfileEditor:
     def _add(self, start: Any, end: Any, delta: int, too_far: str) -> None:
         if not start < end:
             return
-        self._split(start)
-        self._split(end)
+        self._split_at(start)
+        self._split_at(end)
         d = self._d
         keys = list(d.irange(start, end, inclusive=(True, False)))
         for k in keys:
@@ -122,42 +132,15 @@ class SortedProfileEditor:
         if worst < 0 or worst > self.capacity:
             for k in keys:
                 d[k] -= delta
-            self._merge(end)
-            self._merge(start)
+        self._merge_at(end)
+        self._merge_at(start)
+        if worst < 0 or worst > self.capacity:
             raise InvalidValueError("procs", abs(delta), f"overbooked ({too_far})")
-        self._merge(end)
-        self._merge(start)
-
-    def move(self, start: Any, new_start: Any, duration: Any, procs: int) -> None:
-        _check_request(procs, duration, self.capacity)
-        _check_time(new_start, self._d.keys(), "new_start")
-        if new_start == start or not duration:
-            return
-        taken, given = _move_parts(start, new_start, duration)
-        self._add(given[0], given[1], procs, "they were not reserved")
-        try:
-            self._add(taken[0], taken[1], -procs, "")
-        except InvalidValueError:
-            self._add(given[0], given[1], -procs, "")
-            raise
-
-    def reserve(self, start: Any, duration: Any, procs: int) -> None:
-        _check_request(procs, duration, self.capacity)
-        _check_time(start, self._d.keys(), "start")
-        if duration:
-            self._add(start, start + duration, -procs, "")
-
-    def release(self, start: Any, duration: Any, procs: int) -> None:
-        _check_request(procs, duration, self.capacity)
-        end = start + duration
-        start = max(start, self._d.keys()[0])
-        if end > start:
-            self._add(start, end, procs, "they were not reserved")
 
     def advance(self, t: Any) -> None:
         d = self._d
         if t > d.keys()[0]:
-            self._split(t)
+            self._split_at(t)
             for k in list(d.irange(maximum=t, inclusive=(True, False))):
                 del d[k]
 
