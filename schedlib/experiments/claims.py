@@ -32,7 +32,13 @@ VERDICTS = ("holds", "does not hold", "unclear", "not run")
 
 
 def verdict(holds: bool | None) -> str:
-    """`holds`, `does not hold`, or `not run` for `None` (the rows cannot test it)."""
+    """`holds`, `does not hold`, or `not run` for `None` (the rows cannot test it).
+
+    Examples
+    --------
+    >>> verdict(True), verdict(False), verdict(None)
+    ('holds', 'does not hold', 'not run')
+    """
     if holds is None:
         return "not run"
     return "holds" if holds else "does not hold"
@@ -65,10 +71,22 @@ def mean(rows: Iterable[Mapping[str, Any]], field: str, **match: Any) -> float:
 
 
 def known(*values: float) -> bool:
-    """Whether no value is NaN (every mean had rows)."""
+    """Whether no value is NaN (every mean had rows).
+
+    Examples
+    --------
+    >>> known(1.0, 2.0), known(1.0, float("nan"))
+    (True, False)
+    """
     return not any(math.isnan(v) for v in values)
 
 
 def values(rows: Sequence[Mapping[str, Any]], field: str) -> list[Any]:
-    """The distinct values of `field`, in order of first appearance."""
+    """The distinct values of `field`, in order of first appearance.
+
+    Examples
+    --------
+    >>> values([{"iat": 2.0}, {"iat": 1.5}, {"iat": 2.0}, {}], "iat")
+    [2.0, 1.5]
+    """
     return list(dict.fromkeys(r[field] for r in rows if field in r))

@@ -111,7 +111,8 @@ def reproduce_all(
     Notes
     -----
     The running time is the sum of the reproductions' (their `--help` states
-    each); with `quick=True` about a minute on a 2-core machine.
+    each): about 20 minutes, or 15-45 s with `quick=True` on a 2-core machine
+    (too long for a doctest: `tests/experiments/test_every_paper.py` runs it).
     """
     names = list(REPRODUCTIONS)
     outcomes = []

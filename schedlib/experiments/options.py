@@ -91,7 +91,20 @@ def add_claims_argument(parser: argparse.ArgumentParser) -> None:
 def print_results(
     table: list[dict[str, Any]], claims: list[dict[str, str]], args: argparse.Namespace
 ) -> None:
-    """Print the rows, then the claims below a table; only the claims with `--claims`."""
+    """Print the rows, then the claims below a table; only the claims with `--claims`.
+
+    Examples
+    --------
+    >>> args = argparse.Namespace(format="json", claims=True)
+    >>> print_results([{"x": 1}], [{"claim": "c", "ours": "1", "verdict": "holds"}], args)
+    [
+      {
+        "claim": "c",
+        "ours": "1",
+        "verdict": "holds"
+      }
+    ]
+    """
     if getattr(args, "claims", False):
         print(render(claims, args.format))
         return

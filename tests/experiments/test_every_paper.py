@@ -44,3 +44,28 @@ def test_reproduce_all_quick_checks_every_claim_of_every_paper(
 def test_reproduce_all_rejects_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli(["reproduce", "all", "--workers", "0"]) == 2
     assert "--workers" in capsys.readouterr().err
+
+
+def _pgs_rows(gains: tuple[float, ...], pgs_failures: float) -> list[dict[str, object]]:
+    return [
+        {"scenario": s, "scheduler": k, "difference_percent": d, "paper_difference_percent": 0.0,
+         "failures": (pgs_failures if k == "pgs" else 150.0) if s else 0.0}
+        for s, d in enumerate(gains)
+        for k in ("pgs", "fcfs")
+    ]  # fmt: skip
+
+
+def test_claims_that_the_rows_contradict_do_not_hold() -> None:
+    from schedlib.experiments import deferment, pgs
+
+    good = [c["verdict"] for c in pgs.claims(_pgs_rows((0.0, 0.7, 2.9, 8.6), 0.0))]
+    assert good == ["holds"] * 4
+    bad = [c["verdict"] for c in pgs.claims(_pgs_rows((1.0, -3.0, 2.9, 1.0), 2.0))]
+    assert bad == ["does not hold"] * 4
+    overtaken = [
+        {"algorithm": a, "bound": b, "interval": 500, "total": 100.0, "overtaking_jobs": o}
+        for a, b, o in (("fifo", None, 0), ("fifo", 2, 1), ("round_robin", None, 0))
+    ]
+    verdicts = {c["claim"][:20]: c["verdict"] for c in deferment.claims(overtaken)}
+    assert verdicts["task deferment never"] == "does not hold"
+    assert verdicts["the standard algorit"] == "does not hold"
