@@ -450,8 +450,12 @@ NEARLY_EQUAL_PERCENT = 5.0
 
 
 def _shorter_is_longer(series: Sequence[Sequence[float]]) -> bool | str:
-    """Totals by increasing interval: falling (`True`), rising by more than 1 % somewhere
-    (`False`), or falling overall with rises under 1 % (`"unclear"`: within the trials' noise)."""
+    """Whether totals, by increasing interval, fall.
+
+    `True` if every step falls; `False` if the last is not below the first or
+    one step rises by more than 1 %; `"unclear"` if they fall overall with
+    rises under 1 % (within the noise of a few trials).
+    """
     if any(t[0] <= t[-1] or any(y > 1.01 * x for x, y in itertools.pairwise(t)) for t in series):
         return False
     return True if all(x > y for t in series for x, y in itertools.pairwise(t)) else "unclear"
