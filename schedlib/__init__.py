@@ -35,6 +35,7 @@ from schedlib.model import (
     JobOutcome,
     RunRecord,
 )
+from schedlib.place import ProcessorSet
 
 __version__ = "0.1.0"
 
@@ -56,6 +57,7 @@ __all__ = [
     "Job",
     "JobEvent",
     "JobOutcome",
+    "ProcessorSet",
     "RunRecord",
     "SchedlibError",
     "SimulationStuckError",

@@ -229,7 +229,7 @@ def _cmd_plot(args: argparse.Namespace) -> int:
         capacity = args.processors or schedule.capacity
         if capacity is None:
             capacity = max(
-                [j.allocation[-1][1] + 1 for j in schedule.jobs if j.allocation]
+                [j.allocation[-1] + 1 for j in schedule.jobs if j.allocation]
                 + [j.procs for j in schedule.jobs]
                 + [1]
             )

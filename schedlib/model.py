@@ -38,6 +38,7 @@ from typing import Any, Protocol, TypeAlias
 import attrs
 
 from schedlib.errors import InvalidValueError
+from schedlib.place import ProcessorSet
 from schedlib.validation import at_least, finite_at_least
 
 __all__ = [
@@ -214,8 +215,9 @@ _SEGMENT_ENDS = frozenset(
 )
 
 
-def _int_tuple(value: Iterable[int]) -> tuple[int, ...]:
-    return tuple(value)
+def _place(value: Iterable[int]) -> ProcessorSet:
+    # Pass-through when already a set (the backfill path builds them from ranges).
+    return value if type(value) is ProcessorSet else ProcessorSet(value)
 
 
 def _event_tuple(value: Iterable[JobEvent]) -> tuple[JobEvent, ...]:
@@ -243,8 +245,11 @@ class JobEvent:
     kind
         What happened.
     place
-        Where: processor ids for a parallel job, `(node,)`, `(resource,)` or
-        `(processor,)` for single-place models; `()` when not placed.
+        Where, as a [`ProcessorSet`][schedlib.place.ProcessorSet]: processor
+        ids for a parallel job, the node, resource or processor for
+        single-place models, empty when not placed. Any iterable of distinct
+        ids `>= 0` is accepted (`(node,)`, `range(4)`, `"0-3"`) and kept as
+        ranges; the set compares equal to the tuple of its ids.
     task
         Task index for task-level events of multi-task jobs, else `None`.
     detail
@@ -256,7 +261,9 @@ class JobEvent:
     Examples
     --------
     >>> JobEvent(5, 1, EventKind.START, (0, 1)).place
-    (0, 1)
+    ProcessorSet('0-1')
+    >>> JobEvent(5, 1, EventKind.START, (0, 1)).place == (0, 1)
+    True
     >>> JobEvent(0, 2, EventKind.RESERVE, at=3600).at
     3600
     """
@@ -264,7 +271,7 @@ class JobEvent:
     time: Time
     job: JobId
     kind: EventKind
-    place: tuple[int, ...] = attrs.field(default=(), converter=_int_tuple)
+    place: ProcessorSet = attrs.field(default=ProcessorSet(), converter=_place)
     task: int | None = None
     detail: str = ""
     at: Time | None = None
@@ -297,7 +304,8 @@ class JobOutcome:
         Total time spent executing, summed over segments (and over task
         instances for multi-task jobs).
     place
-        Place of the last start.
+        Place of the last start (a [`ProcessorSet`][schedlib.place.ProcessorSet];
+        empty if it never started).
     preemptions, migrations, failures
         Counts of those events.
     """
@@ -311,7 +319,7 @@ class JobOutcome:
     start: Time | None
     end: Time | None
     executed: Time
-    place: tuple[int, ...]
+    place: ProcessorSet = attrs.field(converter=_place)
     preemptions: int
     migrations: int
     failures: int
@@ -465,8 +473,9 @@ class RunRecord:
         ------
         InvalidValueError
             If `starts`, `ends`, `places` or `killed` name a job that is not in
-            `jobs`, a job id appears twice, an end has no start, or a time is
-            not a finite number.
+            `jobs`, a job id appears twice, an end has no start, a time is
+            not a finite number, or a place names a processor twice or one
+            that is negative.
 
         Notes
         -----
@@ -491,7 +500,12 @@ class RunRecord:
                 raise InvalidValueError("jobs", job.id, "job id appears twice")
             ids.add(job.id)
         stopped = frozenset(killed)
-        place_of = {} if places is None else {j: tuple(p) for j, p in places.items()}
+        place_of: dict[JobId, ProcessorSet] = {}
+        for job_id, where in (places or {}).items():
+            try:
+                place_of[job_id] = ProcessorSet(where)
+            except InvalidValueError as error:
+                raise InvalidValueError(f"places[{job_id}]", error.value, error.reason) from None
         for name, given in (("starts", starts), ("ends", ends), ("places", place_of)):
             for job_id in given:
                 if job_id not in ids:

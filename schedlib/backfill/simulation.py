@@ -59,7 +59,7 @@ Examples
 >>> jobs = [Job(1, 0, 3, 10, 10), Job(2, 0, 4, 10, 10), Job(3, 1, 1, 5, 5)]
 >>> record = schedule(jobs, Cluster(4), policy="easy")
 >>> [(o.job, o.start, o.place) for o in record.outcomes]
-[(1, 0, (0, 1, 2)), (2, 10, (0, 1, 2, 3)), (3, 1, (3,))]
+[(1, 0, ProcessorSet('0-2')), (2, 10, ProcessorSet('0-3')), (3, 1, ProcessorSet('3'))]
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ from schedlib.backfill.policies import (
     easy,
     fcfs,
 )
-from schedlib.backfill.processors import FreeProcessors, Ranges, ids_of
+from schedlib.backfill.processors import FreeProcessors, Ranges
 from schedlib.backfill.profile import Profile
 from schedlib.engine import Event, Phase, Step, simulate
 from schedlib.errors import InvalidDecisionError, InvalidValueError
@@ -93,6 +93,7 @@ from schedlib.model import (
     RunRecord,
     Time,
 )
+from schedlib.place import ProcessorSet
 
 __all__ = [
     "CONVENTIONS",
@@ -190,7 +191,7 @@ class ExcludedRecord(Protocol):
 
 
 # A running job: (actual end, id, planned end, procs, place, killed, ranges of place).
-_Running = tuple[Time, JobId, Time, int, tuple[int, ...], bool, Ranges]
+_Running = tuple[Time, JobId, Time, int, ProcessorSet, bool, Ranges]
 
 
 class BackfillState(NamedTuple):
@@ -407,7 +408,6 @@ class BackfillModel:
         self._requested = (
             {job.id: job.requested_time for job in jobs} if conventions == "pyss" else {}
         )
-        self._ids = tuple(range(capacity))  # shared by every place tuple
         self._custom = decide is not None
         self._decide: Callable[[Snapshot], Decision] = decide or (
             easy if policy == "easy" else fcfs
@@ -650,7 +650,7 @@ class BackfillModel:
             requested = job.requested_time
             actual = runtime[job.id]
             killed = actual > requested
-            place = ids_of(ranges, self._ids)
+            place = ProcessorSet.from_ranges(ranges)
             log.append(JobEvent(now, job.id, _START, place))
             end = now + (requested if killed else actual)
             planned_end = now + requested

@@ -64,7 +64,7 @@ $K = 0.5$:
 >>> record = simulate_pool(jobs, [PoolNode(1), PoolNode(2)], policy="pfs", quantum=1,
 ...                        max_preemption=2, cost=MigrationCost(0.25, 0.25))
 >>> for e in record.events:
-...     print(e.time, e.job, e.kind.value, e.place, e.task, e.detail)
+...     print(e.time, e.job, e.kind.value, tuple(e.place), e.task, e.detail)
 0 1 submit () None
 0 1 assign (0,) 0 submitted
 0 1 start (0,) 0

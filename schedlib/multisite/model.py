@@ -44,7 +44,7 @@ copies at both sites and completion-based starts it waits for site 1:
 >>> jobs = [MultiSiteJob(0, 0, 4, 10, 10), MultiSiteJob(1, 1, 4, 10, 10)]
 >>> run = simulate_multisite(jobs, sites, CONSERVATIVE_MR, matrix=matrix)
 >>> [(o.job, o.start, o.end, o.place) for o in run.record.outcomes]
-[(0, 0, 10.0, (4, 5, 6, 7)), (1, 10.0, 20.0, (4, 5, 6, 7))]
+[(0, 0, 10.0, ProcessorSet('4-7')), (1, 10.0, 20.0, ProcessorSet('4-7'))]
 >>> run.messages
 6
 """
@@ -383,10 +383,10 @@ class MultiSiteRun:
         """Every execution: `(job, site, start, end, procs, completed)`; `completed` is
         false for a copy stopped before its end (`CANCEL`)."""
         procs = {j.id: j.procs for j in self.record.workload}
-        opened: dict[tuple[JobId, tuple[int, ...]], Time] = {}
+        opened: dict[tuple[JobId, tuple[tuple[int, int], ...]], Time] = {}
         out = []
         for e in self.record.events:
-            key = (e.job, e.place)
+            key = (e.job, e.place.ranges)
             if e.kind is EventKind.START:
                 opened[key] = e.time
             elif e.kind in (EventKind.COMPLETE, EventKind.KILL, EventKind.CANCEL) and key in opened:

@@ -21,10 +21,11 @@ from typing import Any
 
 from schedlib.backfill import FreeProcessors, Profile, Request
 from schedlib.model import JobEvent, JobId, Time
+from schedlib.place import ProcessorSet
 
 __all__ = ["RunCore", "Running", "SiteCore"]
 
-Running = tuple[Time, JobId, Time, int, tuple[int, ...], bool, tuple[tuple[int, int], ...], Time]
+Running = tuple[Time, JobId, Time, int, ProcessorSet, bool, tuple[tuple[int, int], ...], Time]
 """A running copy: `(end, job, planned end, procs, place, killed, ranges, start)`."""
 
 
@@ -35,8 +36,9 @@ class SiteCore:
     ----------
     index
         The site's number.
-    ids
-        Its processors' global ids (a slice of `0..P-1` over all sites).
+    offset, size
+        Its processors' global ids are `offset .. offset + size - 1` (a slice
+        of `0..P-1` over all sites).
     queue
         Waiting copies in queue order, as the local backfilling sees them
         (requested time at this site).
@@ -79,9 +81,9 @@ class SiteCore:
         "free",
         "freed_from",
         "head",
-        "ids",
         "index",
         "keys",
+        "offset",
         "planned",
         "profile",
         "queue",
@@ -92,12 +94,14 @@ class SiteCore:
         "running_procs",
         "running_work",
         "settled",
+        "size",
         "timer",
     )
 
     def __init__(self, index: int, offset: int, processors: int, conservative: bool) -> None:
         self.index = index
-        self.ids = tuple(range(offset, offset + processors))
+        self.offset = offset
+        self.size = processors
         self.queue: list[Request] = []
         self.keys: list[tuple[float, Time, JobId]] = []
         self.reservations: list[Time | None] = []
@@ -118,7 +122,7 @@ class SiteCore:
     def load(self, now: Time) -> float:
         """Instantaneous load: remaining requested processor-seconds per processor."""
         remaining = self.queued_work + self.running_work - now * self.running_procs
-        return remaining / len(self.ids)
+        return remaining / self.size
 
     def position(self, job: JobId) -> int:
         """Index of `job`'s copy in the queue."""

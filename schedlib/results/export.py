@@ -48,9 +48,9 @@ from typing import IO, Any
 
 from schedlib.errors import InvalidValueError
 from schedlib.model import FinalState, JobOutcome, RunRecord
+from schedlib.place import ProcessorSet
 from schedlib.results.atomic import atomic_write
 from schedlib.results.metrics import summarize
-from schedlib.results.schedules import unit_intervals
 from schedlib.results.tables import jsonable
 
 __all__ = [
@@ -105,6 +105,10 @@ _BATSIM_STATE = {
 def interval_set(units: Iterable[int]) -> str:
     """Write processor ids as a Batsim interval set (`"0-3 8"`).
 
+    A [`ProcessorSet`][schedlib.place.ProcessorSet] is written from its
+    ranges, in $O(r)$ for $r$ ranges; other iterables are sorted first (an id
+    given twice is written once).
+
     Examples
     --------
     >>> interval_set([])
@@ -112,7 +116,9 @@ def interval_set(units: Iterable[int]) -> str:
     >>> interval_set([5, 1, 2])
     '1-2 5'
     """
-    return " ".join(str(lo) if lo == hi else f"{lo}-{hi}" for lo, hi in unit_intervals(units))
+    if type(units) is ProcessorSet:
+        return str(units)
+    return str(ProcessorSet(sorted(set(units))))
 
 
 def _row(o: JobOutcome, workload_name: str) -> dict[str, Any]:
@@ -134,7 +140,7 @@ def _row(o: JobOutcome, workload_name: str) -> dict[str, Any]:
         "waiting_time": o.start - o.submit if started else None,  # type: ignore[operator]
         "turnaround_time": turnaround,
         "stretch": turnaround / execution if execution else None,  # type: ignore[operator]
-        "allocated_resources": interval_set(o.place) if started else "",
+        "allocated_resources": str(o.place) if started else "",
         "consumed_energy": -1,
         "metadata": "",
         "state": o.state.value if o.state is not None else "unfinished",

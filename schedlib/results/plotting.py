@@ -20,8 +20,9 @@ With the `plot` extra installed:
 >>> plt = pyplot()
 >>> plt.__name__, plt.get_backend().lower()
 ('matplotlib.pyplot', 'agg')
+>>> from schedlib.place import ProcessorSet as P
 >>> from schedlib.results.schedules import Schedule, ScheduledJob as J
->>> run = Schedule((J(1, 0, 2, 10, 0, 10, ((0, 1),)), J(2, 1, 4, 10, 10, 15, ((0, 3),))))
+>>> run = Schedule((J(1, 0, 2, 10, 0, 10, P("0-1")), J(2, 1, 4, 10, 10, 15, P("0-3"))))
 >>> figure = plot_schedule(run, capacity=4, title="two jobs")
 >>> [ax.get_title() for ax in figure.axes]
 ['Gantt chart (2 jobs)', 'Utilisation', 'Queue length', 'Wait times']
@@ -174,11 +175,11 @@ def _gantt(ax: Any, schedule: Schedule, capacity: int, limit: int) -> None:
     lefts, widths, bottoms, heights, colours = [], [], [], [], []
     cmap = pyplot().get_cmap("tab20")
     for k, job in enumerate(shown):
-        for lo, hi in job.allocation or ():
+        for lo, hi in job.allocation.ranges if job.allocation else ():
             lefts.append(job.start)
             widths.append(job.end - job.start)  # type: ignore[operator]
             bottoms.append(lo)
-            heights.append(hi - lo + 1)
+            heights.append(hi - lo)
             colours.append(cmap(k % 20))
     if lefts:
         ax.bar(

@@ -18,9 +18,11 @@ one from
   wait, end = start + run time; a job with an unknown wait or run time never
   started), with the machine size from the header's `MaxProcs`.
 
-Allocations are kept as intervals of processor ids, never expanded, so a
-300,000-job schedule of a 90,000-processor machine fits in memory and is read
-in seconds. The checkers of
+Allocations are read as [`ProcessorSet`][schedlib.place.ProcessorSet]s
+(ranges of processor ids, never expanded), so a 300,000-job schedule of a
+90,000-processor machine fits in memory and is read in seconds. An allocation
+that names a processor twice (`0-3 2`) is malformed: the reader refuses it,
+naming the line. The checkers of
 [`schedlib.testing.invariants`][schedlib.testing.invariants] (`schedule_violations`)
 read what this module returns.
 
@@ -32,7 +34,7 @@ Examples
 ...         "1,0,4,100,0,50,0-3\\n2,10,2,100,,,\\n")
 >>> schedule = read_schedule_csv(io.StringIO(text))
 >>> [(j.id, j.submit, j.start, j.end, j.allocation) for j in schedule.jobs]
-[(1, 0, 0, 50, ((0, 3),)), (2, 10, None, None, None)]
+[(1, 0, 0, 50, ProcessorSet('0-3')), (2, 10, None, None, None)]
 >>> parse_interval_set("0-3 8")
 ((0, 3), (8, 8))
 """
@@ -52,8 +54,9 @@ from typing import IO, Any, NamedTuple
 
 import attrs
 
-from schedlib.errors import WorkloadFormatError
+from schedlib.errors import InvalidValueError, WorkloadFormatError
 from schedlib.model import RunRecord
+from schedlib.place import ProcessorSet
 
 __all__ = [
     "Schedule",
@@ -90,8 +93,7 @@ class ScheduledJob(NamedTuple):
     start, end
         When it started and ended (s), `None` if it did not.
     allocation
-        The processors it ran on as sorted inclusive intervals `(first, last)`,
-        `None` when the file does not say.
+        The processors it ran on, `None` when the file does not say.
     state
         The file's final state for the job (e.g. Batsim's
         `COMPLETED_SUCCESSFULLY`), `""` if none.
@@ -105,7 +107,7 @@ class ScheduledJob(NamedTuple):
     requested_time: float | None
     start: float | None
     end: float | None
-    allocation: tuple[Interval, ...] | None = None
+    allocation: ProcessorSet | None = None
     state: str = ""
     line: int = 0
 
@@ -140,7 +142,7 @@ class Schedule:
         ...     [JobEvent(0, 1, K.SUBMIT), JobEvent(1, 1, K.START, (0, 1)),
         ...      JobEvent(5, 1, K.COMPLETE, (0, 1))], capacity=2)
         >>> Schedule.from_record(rec).jobs[0]
-        ScheduledJob(id=1, submit=0, procs=2, requested_time=10, start=1, end=5, allocation=((0, 1),), state='completed', line=0)
+        ScheduledJob(id=1, submit=0, procs=2, requested_time=10, start=1, end=5, allocation=ProcessorSet('0-1'), state='completed', line=0)
         """  # noqa: E501
         jobs = tuple(
             ScheduledJob(
@@ -150,7 +152,7 @@ class Schedule:
                 o.requested_time,
                 o.start,
                 o.end if o.start is not None else None,
-                unit_intervals(o.place) if o.start is not None and o.place else None,
+                o.place if o.start is not None and o.place else None,
                 o.state.value if o.state is not None else "",
             )
             for o in record.outcomes
@@ -277,9 +279,9 @@ class _Rows:
         text = row[i].strip() if i is not None else ""
         if text:
             try:
-                allocation = parse_interval_set(text)
-            except ValueError as error:
-                raise self._fail(line, "allocated_resources", text, str(error)) from None
+                allocation = ProcessorSet.parse(text)
+            except InvalidValueError as error:
+                raise self._fail(line, "allocated_resources", text, error.reason) from None
         i = self.index["final_state"]
         state = row[i].strip() if i is not None else ""
         self.jobs.append(
@@ -297,7 +299,7 @@ class _Rows:
         width, append, intervals, job = (
             self.width,
             self.jobs.append,
-            parse_interval_set,
+            ProcessorSet.parse,
             ScheduledJob,
         )
         number = _number

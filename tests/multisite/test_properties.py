@@ -262,13 +262,13 @@ def test_utilisation_checker_fails_when_efficacy_is_inverted() -> None:
 
 
 def test_capacity_checker_fails_when_sites_share_processor_ids() -> None:
-    real = scheduling_pass.ids_of
+    real = scheduling_pass.global_place
 
-    def local_ids(ranges: Any, ids: tuple[int, ...]) -> tuple[int, ...]:
-        return real(ranges, tuple(range(len(ids))))
+    def local_ids(ranges: Any, offset: int) -> Any:
+        return real(ranges, 0)
 
     def condition(instance: Instance) -> None:
         check_capacity(run(instance, "greedy-mr").record)
 
-    with patched(scheduling_pass, "ids_of", local_ids):
+    with patched(scheduling_pass, "global_place", local_ids):
         counterexample(condition, match="oversubscribed")

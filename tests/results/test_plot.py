@@ -12,6 +12,7 @@ from hypothesis import given
 from schedlib.backfill import schedule
 from schedlib.cli import main
 from schedlib.model import Cluster, Job
+from schedlib.place import ProcessorSet
 from schedlib.results.export import write_record
 from schedlib.results.plotting import load_steps, plot_runs, plot_schedule, plot_sweep, pyplot
 from schedlib.results.schedules import Schedule, ScheduledJob
@@ -49,7 +50,7 @@ def test_a_run_has_gantt_load_queue_and_wait_cdf_all_labelled() -> None:
 
 
 def test_the_gantt_chart_is_capped_and_says_so() -> None:
-    jobs = tuple(ScheduledJob(i, 0, 1, 10, i, i + 1, ((0, 0),)) for i in range(30))
+    jobs = tuple(ScheduledJob(i, 0, 1, 10, i, i + 1, ProcessorSet("0")) for i in range(30))
     figure = plot_schedule(Schedule(jobs), capacity=1, gantt_limit=10)
     assert figure.axes[0].get_title() == "Gantt chart (30 jobs, the first 10 to start)"
     assert len(figure.axes[0].patches) == 10

@@ -20,12 +20,14 @@ AssertionError: job 1 has no terminal event (its last event: submit at t=0)
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Hashable
 from typing import Any
 
 import attrs
 
 from schedlib.model import TERMINAL_STATES, EventKind, JobEvent, JobId, RunRecord, Time
+from schedlib.place import ProcessorSet
 
 __all__ = [
     "Segment",
@@ -54,7 +56,7 @@ class Segment:
 
     job: JobId
     task: int | None
-    place: tuple[int, ...]
+    place: ProcessorSet
     start: Time
     end: Time
     closed_by: EventKind
@@ -73,7 +75,7 @@ def execution_segments(record: RunRecord) -> list[Segment]:
     open_: dict[tuple[Hashable, ...], Time] = {}
     segments = []
     for e in record.events:
-        key = (e.job, e.task, e.place)
+        key = (e.job, e.task, e.place.ranges)  # the ranges: equal for equal places, cheap
         if e.kind is EventKind.START:
             open_[key] = e.time
         elif e.kind in _SEGMENT_ENDS and key in open_:
@@ -136,7 +138,7 @@ def check_lifecycle(record: RunRecord) -> None:
     """
     submit = {job.id: job.submit for job in record.workload}
     seen: set[Any] = set()
-    open_: dict[Any, set[tuple[int | None, tuple[int, ...]]]] = {}
+    open_: dict[Any, dict[tuple[int | None, Hashable], ProcessorSet]] = {}
     previous: Time | None = None
     for e in record.events:
         assert previous is None or e.time >= previous, (
@@ -151,21 +153,21 @@ def check_lifecycle(record: RunRecord) -> None:
                 f"job {e.job} submitted at t={e.time}, but its submit time is {submit[e.job]}"
             )
             seen.add(e.job)
-            open_[e.job] = set()
+            open_[e.job] = {}
             continue
         assert e.kind is not EventKind.SUBMIT, f"job {e.job} is submitted twice (t={e.time})"
         segs = open_[e.job]
-        key = (e.task, e.place)
+        key = (e.task, e.place.ranges)
         if e.kind is EventKind.START:
             assert key not in segs, f"job {e.job}: {_describe(e)} while already running there"
-            segs.add(key)
+            segs[key] = e.place
         elif e.kind in _SEGMENT_ENDS and e.place:
             assert key in segs, f"job {e.job}: {_describe(e)} but it is not running there"
-            segs.discard(key)
+            del segs[key]
         if is_terminal(e):
             assert not segs, (
                 f"job {e.job} ends ({_describe(e)}) while still running on "
-                f"{sorted(list(p) for _, p in segs)}"
+                f"{sorted(list(p) for p in segs.values())}"
             )
 
 
@@ -175,7 +177,8 @@ def check_capacity(record: RunRecord, *, exact_size: bool = True) -> None:
     Walks the log in order (the engine logs what happens at an instant in the
     order it happens, so processors freed at $t$ may be reused at $t$:
     intervals are half-open). Every unit in a `START`'s place must lie in
-    `range(record.capacity)` and be free.
+    `range(record.capacity)` and be free; an event ending a segment frees the
+    units of its place that the job holds.
 
     Parameters
     ----------
@@ -189,28 +192,80 @@ def check_capacity(record: RunRecord, *, exact_size: bool = True) -> None:
     Raises
     ------
     AssertionError
-        Naming the unit, the time and the jobs in conflict.
+        Naming the lowest unit in conflict, the time and the jobs.
+
+    Notes
+    -----
+    Works on the places' ranges, never on single units: the busy units are
+    kept as disjoint ranges, each with its holder, sorted by first unit.
+    Complexity: $O(e \\cdot r \\cdot (\\log b + b))$ at worst for $e$ log
+    entries of at most $r$ ranges and $b$ busy ranges (the insertion in a
+    sorted list; a C `memmove`), whatever the machine size.
     """
     procs = {job.id: getattr(job, "procs", 1) for job in record.workload}
-    busy: dict[int, Any] = {}
+    capacity = record.capacity
+    los: list[int] = []  # first unit of each busy range, sorted
+    busy: dict[int, tuple[int, Any]] = {}  # first unit -> (end, holder)
     for e in record.events:
         if e.kind is EventKind.START:
+            place = e.place
             if exact_size:
-                assert len(set(e.place)) == len(e.place) == procs.get(e.job, len(e.place)), (
-                    f"job {e.job} holds {procs.get(e.job)} unit(s) but starts on {list(e.place)}"
+                assert len(place) == procs.get(e.job, len(place)), (
+                    f"job {e.job} holds {procs.get(e.job)} unit(s) but starts on {list(place)}"
                     f" at t={e.time}"
                 )
-            for unit in e.place:
-                assert 0 <= unit < record.capacity, (
-                    f"job {e.job} starts on unit {unit} at t={e.time}, outside the machine "
-                    f"of {record.capacity}"
-                )
-                assert unit not in busy, (
+            for lo, hi in place.ranges:
+                unit, holder = _first_busy(los, busy, lo, min(hi, capacity))
+                assert unit is None, (
                     f"unit {unit} oversubscribed at t={e.time}: job {e.job} starts while "
-                    f"job {busy[unit]} runs there"
+                    f"job {holder} runs there"
                 )
-                busy[unit] = e.job
+                assert hi <= capacity, (
+                    f"job {e.job} starts on unit {max(lo, capacity)} at t={e.time}, outside "
+                    f"the machine of {capacity}"
+                )
+            for lo, hi in place.ranges:
+                los.insert(bisect_right(los, lo), lo)
+                busy[lo] = (hi, e.job)
         elif e.kind in _SEGMENT_ENDS:
-            for unit in e.place:
-                if busy.get(unit) == e.job:
-                    del busy[unit]
+            for lo, hi in e.place.ranges:
+                _release(los, busy, lo, hi, e.job)
+
+
+def _first_busy(
+    los: list[int], busy: dict[int, tuple[int, Any]], lo: int, hi: int
+) -> tuple[int | None, Any]:
+    """The lowest busy unit of `lo .. hi - 1` and its holder, or `(None, None)`."""
+    if lo >= hi:
+        return None, None
+    i = bisect_right(los, lo)
+    if i and busy[los[i - 1]][0] > lo:  # a busy range starting at or before lo covers it
+        return lo, busy[los[i - 1]][1]
+    if i < len(los) and los[i] < hi:
+        return los[i], busy[los[i]][1]
+    return None, None
+
+
+def _release(
+    los: list[int], busy: dict[int, tuple[int, Any]], lo: int, hi: int, job: Any
+) -> None:
+    """Free the units of `lo .. hi - 1` that `job` holds (others' units stay busy)."""
+    i = bisect_right(los, lo)
+    if i and busy[los[i - 1]][0] > lo:
+        i -= 1
+    while i < len(los) and los[i] < hi:
+        first = los[i]
+        end, holder = busy[first]
+        if holder != job:
+            i += 1
+            continue
+        del los[i]
+        del busy[first]
+        if first < lo:  # keep the part before
+            los.insert(i, first)
+            busy[first] = (lo, holder)
+            i += 1
+        if end > hi:  # keep the part after
+            los.insert(i, hi)
+            busy[hi] = (end, holder)
+            i += 1

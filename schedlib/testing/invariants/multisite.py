@@ -47,6 +47,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from schedlib.model import EventKind, JobEvent, JobId, RunRecord, Time
+from schedlib.place import ProcessorSet
 from schedlib.testing.invariants.common import (
     check_capacity,
     check_every_job_accounted,
@@ -127,7 +128,7 @@ def check_within_one_site(record: RunRecord, *, sites: Sequence[int] | None = No
     ...     JobEvent(5, 1, EventKind.COMPLETE, (3, 4))], capacity=6)
     >>> check_within_one_site(bad, sites=[4, 2])
     Traceback (most recent call last):
-    AssertionError: job 1 started at t=0 on processors (3, 4) of sites [0, 1]: an execution must stay within one site
+    AssertionError: job 1 started at t=0 on processors 3-4 of sites [0, 1]: an execution must stay within one site
     """  # noqa: E501
     sizes = _sizes(record, sites)
     offsets = site_offsets(sizes)
@@ -135,12 +136,18 @@ def check_within_one_site(record: RunRecord, *, sites: Sequence[int] | None = No
     for e in record.events:
         if e.kind is not EventKind.START:
             continue
-        if any(p < 0 or p >= total for p in e.place):
+        if e.place and e.place.ranges[-1][1] > total:
             raise AssertionError(
                 f"job {e.job} started at t={e.time} on processors {e.place}: "
                 f"the sites have ids 0..{total - 1}"
             )
-        owners = sorted({_site((p,), offsets) for p in e.place})
+        owners = sorted(
+            {
+                site
+                for lo, hi in e.place.ranges
+                for site in range(_site((lo,), offsets), _site((hi - 1,), offsets) + 1)
+            }
+        )
         if len(owners) != 1:
             raise AssertionError(
                 f"job {e.job} started at t={e.time} on processors {e.place} of sites "
@@ -169,9 +176,9 @@ def check_one_execution_at_a_time(record: RunRecord) -> None:
     ...     JobEvent(6, 1, EventKind.COMPLETE, (1,))], capacity=2)
     >>> check_one_execution_at_a_time(bad)
     Traceback (most recent call last):
-    AssertionError: job 1 started on (1,) at t=1 while still running on (0,) since t=0
+    AssertionError: job 1 started on processors 1 at t=1 while still running on processors 0 since t=0
     """
-    running: dict[JobId, tuple[Time, tuple[int, ...]]] = {}
+    running: dict[JobId, tuple[Time, ProcessorSet]] = {}
     finished: dict[JobId, int] = {}
     started: set[JobId] = set()
     for e in record.events:
@@ -179,8 +186,8 @@ def check_one_execution_at_a_time(record: RunRecord) -> None:
             if e.job in running:
                 since, place = running[e.job]
                 raise AssertionError(
-                    f"job {e.job} started on {e.place} at t={e.time} while still running "
-                    f"on {place} since t={since}"
+                    f"job {e.job} started on processors {e.place} at t={e.time} while still "
+                    f"running on processors {place} since t={since}"
                 )
             running[e.job] = (e.time, e.place)
             started.add(e.job)

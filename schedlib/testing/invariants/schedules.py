@@ -29,10 +29,11 @@ collects them for `schedlib check`.
 Examples
 --------
 >>> from schedlib.results.schedules import Schedule, ScheduledJob as J
->>> ok = Schedule((J(1, 0, 2, 10, 0, 5, ((0, 1),)), J(2, 0, 2, 10, 5, 9, ((0, 1),))))
+>>> from schedlib.place import ProcessorSet as P
+>>> ok = Schedule((J(1, 0, 2, 10, 0, 5, P("0-1")), J(2, 0, 2, 10, 5, 9, P("0-1"))))
 >>> list(schedule_violations(ok, capacity=2, policy="fcfs"))
 []
->>> bad = Schedule((J(1, 0, 2, 10, 0, 5, ((0, 1),)), J(2, 0, 2, 10, 4, 9, ((1, 2),))))
+>>> bad = Schedule((J(1, 0, 2, 10, 0, 5, P("0-1")), J(2, 0, 2, 10, 4, 9, P("1-2"))))
 >>> [v.message for v in schedule_violations(bad, capacity=2)]  # doctest: +NORMALIZE_WHITESPACE
 ['job 2 runs on processor 2 at t=4, outside the machine of 2',
  'processor 1 oversubscribed at t=4: job 2 starts while job 1 runs there (until t=5)']
@@ -214,7 +215,8 @@ def _events(ran: Sequence[tuple[int, ScheduledJob]]) -> list[tuple[Any, ...]]:
 
 
 def _unit_text(lo: int, hi: int) -> str:
-    return f"processor {lo}" if lo == hi else f"processors {lo}-{hi}"
+    """Processors `lo .. hi - 1`, in words."""
+    return f"processor {lo}" if hi == lo + 1 else f"processors {lo}-{hi - 1}"
 
 
 def capacity_violations(schedule: Schedule, capacity: int) -> Iterator[Violation]:
@@ -245,32 +247,22 @@ def capacity_violations(schedule: Schedule, capacity: int) -> Iterator[Violation
     ran = [(i, j) for i, j in _ran(schedule) if j.end >= j.start]  # type: ignore[operator]
     by_counts = any(j.allocation is None for _, j in ran)
     for _, job in ran:
-        if job.allocation is None:
+        allocation = job.allocation
+        if allocation is None:
             continue
-        size = 0
-        previous = -1
-        for lo, hi in job.allocation:
-            if lo <= previous:
-                yield Violation(
-                    "capacity",
-                    f"job {job.id}'s allocation names processor {lo} twice",
-                    (job.id,),
-                    job.start,
-                )
-            previous = max(previous, hi)
-            size += hi - lo + 1
-        if size != job.procs:
+        if len(allocation) != job.procs:
             yield Violation(
                 "capacity",
-                f"job {job.id} holds {job.procs} processor(s) but runs on {size} at t={job.start}",
+                f"job {job.id} holds {job.procs} processor(s) but runs on {len(allocation)} "
+                f"at t={job.start}",
                 (job.id,),
                 job.start,
             )
-        if job.allocation and job.allocation[-1][1] >= capacity:
+        if allocation and allocation.ranges[-1][1] > capacity:
             yield Violation(
                 "capacity",
-                f"job {job.id} runs on processor {job.allocation[-1][1]} at t={job.start}, "
-                f"outside the machine of {capacity}",
+                f"job {job.id} runs on processor {allocation.ranges[-1][1] - 1} at "
+                f"t={job.start}, outside the machine of {capacity}",
                 (job.id,),
                 job.start,
             )
@@ -307,21 +299,21 @@ def _count_violations(
 
 
 def _overlap_violations(ran: Sequence[tuple[int, ScheduledJob]]) -> Iterator[Violation]:
-    # The held intervals of processor ids are disjoint: their first ids, sorted, and for
-    # each first id the interval's last id and its holder.
+    # The held ranges of processor ids (half-open) are disjoint: their first ids, sorted,
+    # and for each first id the range's end and its holder.
     los: list[int] = []
     held: dict[int, tuple[int, ScheduledJob]] = {}
     for time, _, _, is_end, job in _events(ran):
         assert job.allocation is not None
         if is_end:
-            for lo, _hi in job.allocation:
+            for lo, _hi in job.allocation.ranges:
                 if lo in held and held[lo][1] is job:
                     del held[lo]
                     del los[bisect.bisect_left(los, lo)]
             continue
-        for lo, hi in job.allocation:
-            i = bisect.bisect_right(los, hi)  # disjoint: only the one before can overlap
-            if i and held[los[i - 1]][0] >= lo:
+        for lo, hi in job.allocation.ranges:
+            i = bisect.bisect_left(los, hi)  # disjoint: only the one before can overlap
+            if i and held[los[i - 1]][0] > lo:
                 other_lo = los[i - 1]
                 other_hi, other = held[other_lo]
                 yield Violation(
@@ -607,8 +599,8 @@ def uptime_violations(schedule: Schedule, up: Iterable[UpTime]) -> Iterator[Viol
                 job.start,
             )
             continue
-        for lo, hi in job.allocation:
-            for unit in range(lo, hi + 1):
+        for lo, hi in job.allocation.ranges:
+            for unit in range(lo, hi):
                 i = bisect.bisect_right(starts.get(unit, []), job.start) - 1  # type: ignore[type-var]
                 if i < 0:
                     yield Violation(
