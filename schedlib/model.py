@@ -570,7 +570,7 @@ def _derive_outcomes(jobs: tuple[Any, ...], log: tuple[JobEvent, ...]) -> tuple[
     # Accumulators per job, in JobOutcome's field order after requested_time:
     # [state, reason, start, end, executed, place, preemptions, migrations, failures]
     acc: dict[JobId, list[Any]] = {job.id: [None, "", None, None, 0, (), 0, 0, 0] for job in jobs}
-    open_segments: dict[tuple[JobId, int | None, tuple[int, ...]], Time] = {}
+    open_segments: dict[tuple[JobId, int | None, ProcessorSet], Time] = {}
     # Identity tests, most frequent kinds first: this loop sees every log entry.
     submit_kind, start_kind, complete_kind = EventKind.SUBMIT, EventKind.START, EventKind.COMPLETE
     completed = FinalState.COMPLETED

@@ -320,7 +320,7 @@ class ProcessorSet(Sequence[int]):
         k = bisect_right(ranges, (value, value))
         if k < len(ranges) and ranges[k][0] == value:
             return True
-        return k > 0 and ranges[k - 1][1] > value  # type: ignore[operator]
+        return k > 0 and ranges[k - 1][1] > value
 
     def _offsets(self) -> tuple[int, ...]:
         """Position of each range's first id in the sequence (cached)."""
@@ -424,9 +424,7 @@ class ProcessorSet(Sequence[int]):
         return f"ProcessorSet({str(self)!r})"
 
     def __str__(self) -> str:
-        return " ".join(
-            str(lo) if hi == lo + 1 else f"{lo}-{hi - 1}" for lo, hi in self._ranges
-        )
+        return " ".join(str(lo) if hi == lo + 1 else f"{lo}-{hi - 1}" for lo, hi in self._ranges)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_make, (self._ranges, self._size))

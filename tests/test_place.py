@@ -65,7 +65,7 @@ def test_ids_ranges_and_text_round_trip(ids: set[int], rng: Any) -> None:
     assert pickle.loads(pickle.dumps(p)) == p
     assert ProcessorSet(ascending) == p == ProcessorSet(p)
     # equal to the tuple of its ids, hashing alike; not to a list, nor to other ids
-    assert p == ascending and ascending == p and not p != ascending
+    assert p == ascending and ascending == p and p.__ne__(ascending) is False
     assert hash(p) == hash(ascending) == hash(ProcessorSet.from_ranges(p.ranges))
     assert {p: 1}[ascending] == 1 and {ascending: 1}[p] == 1
     assert p != list(ascending) or not ascending
@@ -267,7 +267,9 @@ def test_check_capacity_never_expands_a_wide_machine() -> None:
     moved = ProcessorSet(range(312, 93_312))
     log = [JobEvent(0, 1, K.SUBMIT), JobEvent(0, 2, K.SUBMIT), JobEvent(0, 1, K.START, wide)]
     log += [JobEvent(5, 1, K.COMPLETE, wide), JobEvent(5, 2, K.START, moved)]
-    record = RunRecord.from_log("x", jobs, [*log, JobEvent(10, 2, K.COMPLETE, moved)], capacity=93_312)
+    record = RunRecord.from_log(
+        "x", jobs, [*log, JobEvent(10, 2, K.COMPLETE, moved)], capacity=93_312
+    )
     check_capacity(record)
     clash = attrs.evolve(record, events=[*log[:3], log[4]])
     with pytest.raises(AssertionError, match="unit 312 oversubscribed at t=5: job 2 starts"):

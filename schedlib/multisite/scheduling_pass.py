@@ -33,7 +33,6 @@ from typing import Protocol
 from schedlib.backfill import Plan, Request, Snapshot, conservative, easy, shadow_time
 from schedlib.engine import Event, Phase
 from schedlib.model import EventKind, JobEvent, JobId, Time
-from schedlib.place import ProcessorSet
 from schedlib.multisite.policies import (
     MetaPolicy,
     admit,
@@ -41,6 +40,7 @@ from schedlib.multisite.policies import (
     copies_to_cancel,
 )
 from schedlib.multisite.state import RunCore, SiteCore
+from schedlib.place import ProcessorSet
 
 __all__ = [
     "MultiSiteSetting",

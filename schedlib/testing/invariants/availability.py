@@ -40,6 +40,7 @@ from typing import Literal
 from schedlib.availability.mapping import MappingDecision, SchedulerSnapshot
 from schedlib.availability.patterns import UpPeriod
 from schedlib.model import EventKind, JobEvent, JobId, RunRecord, Time
+from schedlib.place import ProcessorSet
 from schedlib.testing.invariants.common import execution_segments, is_terminal
 
 __all__ = [
@@ -413,7 +414,7 @@ def check_queue_order(record: RunRecord, *, requeue: Literal["front", "back"] = 
     priority: list[JobId] = []
     regular: list[JobId] = []
     batch: list[JobId] = []
-    batch_key: tuple[Time, tuple[int, ...]] | None = None
+    batch_key: tuple[Time, ProcessorSet] | None = None
 
     def flush() -> None:
         nonlocal batch, batch_key

@@ -246,9 +246,7 @@ def _first_busy(
     return None, None
 
 
-def _release(
-    los: list[int], busy: dict[int, tuple[int, Any]], lo: int, hi: int, job: Any
-) -> None:
+def _release(los: list[int], busy: dict[int, tuple[int, Any]], lo: int, hi: int, job: Any) -> None:
     """Free the units of `lo .. hi - 1` that `job` holds (others' units stay busy)."""
     i = bisect_right(los, lo)
     if i and busy[los[i - 1]][0] > lo:

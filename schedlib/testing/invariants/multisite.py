@@ -177,7 +177,7 @@ def check_one_execution_at_a_time(record: RunRecord) -> None:
     >>> check_one_execution_at_a_time(bad)
     Traceback (most recent call last):
     AssertionError: job 1 started on processors 1 at t=1 while still running on processors 0 since t=0
-    """
+    """  # noqa: E501
     running: dict[JobId, tuple[Time, ProcessorSet]] = {}
     finished: dict[JobId, int] = {}
     started: set[JobId] = set()

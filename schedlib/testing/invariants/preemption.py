@@ -307,7 +307,7 @@ def _requirements(record: RunRecord) -> dict[JobId, Vector]:
     return {job.id: tuple(job.requirement) for job in record.workload}
 
 
-def _node_of(place: tuple[int, ...], event: str) -> int:
+def _node_of(place: Sequence[int], event: str) -> int:
     assert len(place) == 1, f"{event}: place {list(place)} should name one node"
     return place[0]
 
