@@ -92,6 +92,8 @@ workload's name)."""
 EXTRA_COLUMNS = ("state", "reason", "executed", "preemptions", "migrations", "failures")
 """schedlib's columns, after Batsim's."""
 
+_COLUMNS = BATSIM_COLUMNS + EXTRA_COLUMNS
+
 _BATSIM_STATE = {
     FinalState.COMPLETED: "COMPLETED_SUCCESSFULLY",
     FinalState.KILLED_AT_LIMIT: "COMPLETED_WALLTIME_REACHED",
@@ -121,35 +123,48 @@ def interval_set(units: Iterable[int]) -> str:
     return str(ProcessorSet(sorted(set(units))))
 
 
-def _row(o: JobOutcome, workload_name: str) -> dict[str, Any]:
+def _values(o: JobOutcome, workload_name: str) -> list[Any]:
+    """One job's values, in the order of `BATSIM_COLUMNS + EXTRA_COLUMNS`."""
+    state = o.state
     started = o.start is not None and o.end is not None
-    execution = o.end - o.start if started else None  # type: ignore[operator]
-    turnaround = o.end - o.submit if started else None  # type: ignore[operator]
-    return {
-        "job_id": o.job,
-        "workload_name": workload_name,
-        "profile": "",
-        "submission_time": o.submit,
-        "requested_number_of_resources": o.procs,
-        "requested_time": o.requested_time,
-        "success": 1 if o.state is FinalState.COMPLETED else 0,
-        "final_state": _BATSIM_STATE.get(o.state, "") if o.state is not None else "",
-        "starting_time": o.start if started else None,
-        "execution_time": execution,
-        "finish_time": o.end if started else None,
-        "waiting_time": o.start - o.submit if started else None,  # type: ignore[operator]
-        "turnaround_time": turnaround,
-        "stretch": turnaround / execution if execution else None,  # type: ignore[operator]
-        "allocated_resources": str(o.place) if started else "",
-        "consumed_energy": -1,
-        "metadata": "",
-        "state": o.state.value if o.state is not None else "unfinished",
-        "reason": o.reason,
-        "executed": o.executed,
-        "preemptions": o.preemptions,
-        "migrations": o.migrations,
-        "failures": o.failures,
-    }
+    if started:
+        start, end, submit = o.start, o.end, o.submit
+        execution = end - start  # type: ignore[operator]
+        turnaround = end - submit  # type: ignore[operator]
+        timing = [
+            start,
+            execution,
+            end,
+            start - submit,  # type: ignore[operator]
+            turnaround,
+            turnaround / execution if execution else None,
+            str(o.place),
+        ]
+    else:
+        timing = [None, None, None, None, None, None, ""]
+    return [
+        o.job,
+        workload_name,
+        "",
+        o.submit,
+        o.procs,
+        o.requested_time,
+        1 if state is FinalState.COMPLETED else 0,
+        _BATSIM_STATE.get(state, "") if state is not None else "",
+        *timing,
+        -1,
+        "",
+        state.value if state is not None else "unfinished",
+        o.reason,
+        o.executed,
+        o.preemptions,
+        o.migrations,
+        o.failures,
+    ]
+
+
+def _row(o: JobOutcome, workload_name: str) -> dict[str, Any]:
+    return dict(zip(_COLUMNS, _values(o, workload_name)))
 
 
 def job_rows(record: RunRecord, *, workload_name: str | None = None) -> list[dict[str, Any]]:
@@ -173,12 +188,14 @@ def job_rows(record: RunRecord, *, workload_name: str | None = None) -> list[dic
 
 
 def write_csv(record: RunRecord, stream: IO[str], *, workload_name: str | None = None) -> None:
-    """Write the per-job CSV to an open text stream (`workload_name` as for `job_rows`)."""
+    """Write the per-job CSV to an open text stream (`workload_name` as for `job_rows`).
+
+    Row by row: no per-job dict is kept (memory stays that of the record).
+    """
+    name = workload_name or str(record.parameter("workload") or DEFAULT_WORKLOAD_NAME)
     writer = csv.writer(stream, lineterminator="\n")
-    columns = BATSIM_COLUMNS + EXTRA_COLUMNS
-    writer.writerow(columns)
-    for row in job_rows(record, workload_name=workload_name):
-        writer.writerow(["" if row[c] is None else row[c] for c in columns])
+    writer.writerow(_COLUMNS)
+    writer.writerows(_values(o, name) for o in record.outcomes)
 
 
 def write_json(
