@@ -164,7 +164,7 @@ def _values(o: JobOutcome, workload_name: str) -> list[Any]:
 
 
 def _row(o: JobOutcome, workload_name: str) -> dict[str, Any]:
-    return dict(zip(_COLUMNS, _values(o, workload_name)))
+    return dict(zip(_COLUMNS, _values(o, workload_name), strict=True))
 
 
 def job_rows(record: RunRecord, *, workload_name: str | None = None) -> list[dict[str, Any]]:
