@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from typing import Any, Protocol, TypeAlias
 
 import attrs
@@ -570,7 +570,8 @@ def _derive_outcomes(jobs: tuple[Any, ...], log: tuple[JobEvent, ...]) -> tuple[
     # Accumulators per job, in JobOutcome's field order after requested_time:
     # [state, reason, start, end, executed, place, preemptions, migrations, failures]
     acc: dict[JobId, list[Any]] = {job.id: [None, "", None, None, 0, (), 0, 0, 0] for job in jobs}
-    open_segments: dict[tuple[JobId, int | None, ProcessorSet], Time] = {}
+    # Keyed by the place's bounds: equal for equal places, and hashed in O(ranges).
+    open_segments: dict[tuple[JobId, int | None, Hashable], Time] = {}
     # Identity tests, most frequent kinds first: this loop sees every log entry.
     submit_kind, start_kind, complete_kind = EventKind.SUBMIT, EventKind.START, EventKind.COMPLETE
     completed = FinalState.COMPLETED
@@ -582,13 +583,13 @@ def _derive_outcomes(jobs: tuple[Any, ...], log: tuple[JobEvent, ...]) -> tuple[
         if a is None:
             continue
         if kind is start_kind:
-            open_segments[(event.job, event.task, event.place)] = event.time
+            open_segments[(event.job, event.task, event.place.bounds)] = event.time
             if a[2] is None:
                 a[2] = event.time
             a[5] = event.place
             continue
         if kind in _SEGMENT_ENDS:
-            began = open_segments.pop((event.job, event.task, event.place), None)
+            began = open_segments.pop((event.job, event.task, event.place.bounds), None)
             if began is not None:
                 a[4] += event.time - began
             if kind is complete_kind:

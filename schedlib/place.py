@@ -41,7 +41,7 @@ import operator
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import chain, starmap
+from itertools import chain
 from typing import Any, overload
 
 from schedlib.errors import InvalidValueError
@@ -112,9 +112,9 @@ class ProcessorSet(Sequence[int]):
     schedlib.errors.InvalidValueError: place = [3, -1]: processor -1 is negative
     """
 
-    __slots__ = ("_hash", "_ranges", "_size", "_starts")
+    __slots__ = ("_bounds", "_hash", "_size", "_starts")
 
-    _ranges: tuple[tuple[int, int], ...]
+    _bounds: tuple[int, ...]  # lo0, hi0, lo1, hi1, ...: strictly ascending
     _size: int
     _hash: int
     _starts: tuple[int, ...]  # set on first use, as _hash
@@ -268,8 +268,29 @@ class ProcessorSet(Sequence[int]):
 
     @property
     def ranges(self) -> tuple[tuple[int, int], ...]:
-        """The ids as half-open ranges `(lo, hi)`: ascending, neither overlapping nor touching."""
-        return self._ranges
+        """The ids as half-open ranges `(lo, hi)`: ascending, neither overlapping nor touching.
+
+        Built on each call from the flat [`bounds`][schedlib.place.ProcessorSet.bounds], $O(r)$.
+        """
+        b = self._bounds
+        if len(b) == 2:
+            return (b,)
+        return tuple(zip(b[::2], b[1::2], strict=True))
+
+    @property
+    def bounds(self) -> tuple[int, ...]:
+        """The ranges' bounds, flat: `(lo0, hi0, lo1, hi1, ...)`, strictly ascending.
+
+        What the set holds (the cheapest form: one tuple), and a cheap key for
+        it: equal sets have equal bounds, and hashing them costs $O(r)$ where
+        hashing the set costs $O(k)$.
+
+        Examples
+        --------
+        >>> ProcessorSet("0-2 5 7-9").bounds
+        (0, 3, 5, 6, 7, 10)
+        """
+        return self._bounds
 
     def isdisjoint(self, other: ProcessorSet) -> bool:
         """Whether the two sets share no id, in $O(r + s)$ for their numbers of ranges.
@@ -279,7 +300,7 @@ class ProcessorSet(Sequence[int]):
         >>> ProcessorSet("0-3").isdisjoint(ProcessorSet("4-5")), ProcessorSet("0-3 9").isdisjoint(ProcessorSet("5-9"))
         (True, False)
         """  # noqa: E501
-        a, b = self._ranges, ProcessorSet(other)._ranges
+        a, b = self.ranges, ProcessorSet(other).ranges
         i = j = 0
         while i < len(a) and j < len(b):
             if a[i][1] <= b[j][0]:
@@ -299,13 +320,13 @@ class ProcessorSet(Sequence[int]):
         return self._size > 0
 
     def __iter__(self) -> Iterator[int]:
-        ranges = self._ranges
-        if len(ranges) == 1:
-            return iter(range(*ranges[0]))
-        return chain.from_iterable(starmap(range, ranges))
+        b = self._bounds
+        if len(b) == 2:
+            return iter(range(*b))
+        return chain.from_iterable(map(range, b[::2], b[1::2]))
 
     def __reversed__(self) -> Iterator[int]:
-        return chain.from_iterable(range(hi - 1, lo - 1, -1) for lo, hi in reversed(self._ranges))
+        return chain.from_iterable(range(hi - 1, lo - 1, -1) for lo, hi in reversed(self.ranges))
 
     def __contains__(self, value: object) -> bool:
         if type(value) is not int:
@@ -316,11 +337,8 @@ class ProcessorSet(Sequence[int]):
                     value = int(value)
                 else:
                     return False
-        ranges = self._ranges
-        k = bisect_right(ranges, (value, value))
-        if k < len(ranges) and ranges[k][0] == value:
-            return True
-        return k > 0 and ranges[k - 1][1] > value
+        # the bounds are strictly ascending: inside a range iff an odd number are <= value
+        return bisect_right(self._bounds, value) & 1 == 1
 
     def _offsets(self) -> tuple[int, ...]:
         """Position of each range's first id in the sequence (cached)."""
@@ -329,7 +347,7 @@ class ProcessorSet(Sequence[int]):
         except AttributeError:
             out = []
             position = 0
-            for lo, hi in self._ranges:
+            for lo, hi in self.ranges:
                 out.append(position)
                 position += hi - lo
             starts = tuple(out)
@@ -355,11 +373,11 @@ class ProcessorSet(Sequence[int]):
             i += self._size
         if not 0 <= i < self._size:
             raise IndexError("ProcessorSet index out of range")
-        ranges = self._ranges
-        if len(ranges) == 1:
-            return ranges[0][0] + i
+        b = self._bounds
+        if len(b) == 2:
+            return b[0] + i
         k = bisect_right(self._offsets(), i) - 1
-        return ranges[k][0] + i - self._offsets()[k]
+        return b[2 * k] + i - self._offsets()[k]
 
     def _between(self, start: int, stop: int) -> ProcessorSet:
         """The ids at positions `start .. stop - 1`."""
@@ -370,7 +388,7 @@ class ProcessorSet(Sequence[int]):
         offsets = self._offsets()
         first = bisect_right(offsets, start) - 1
         last = bisect_right(offsets, stop - 1) - 1
-        ranges = list(self._ranges[first : last + 1])
+        ranges = list(self.ranges[first : last + 1])
         ranges[-1] = (ranges[-1][0], ranges[-1][0] + stop - offsets[last])
         ranges[0] = (ranges[0][0] + start - offsets[first], ranges[0][1])
         return _make(tuple(ranges), stop - start)
@@ -385,11 +403,9 @@ class ProcessorSet(Sequence[int]):
         """
         if value in self:
             unit = int(value)
-            ranges = self._ranges
-            k = bisect_right(ranges, (unit, unit))
-            if k == len(ranges) or ranges[k][0] != unit:
-                k -= 1
-            position = self._offsets()[k] + unit - ranges[k][0]
+            b = self._bounds
+            k = bisect_right(b, unit) // 2  # the range holding unit
+            position = self._offsets()[k] + unit - b[2 * k]
             first, last, _ = slice(start, stop).indices(self._size)
             if first <= position < last:
                 return position
@@ -403,7 +419,7 @@ class ProcessorSet(Sequence[int]):
 
     def __eq__(self, other: object) -> bool:
         if type(other) is ProcessorSet:
-            return self._ranges == other._ranges
+            return self._bounds == other._bounds
         if isinstance(other, tuple):
             return len(other) == self._size and tuple(self) == other
         return NotImplemented
@@ -424,10 +440,14 @@ class ProcessorSet(Sequence[int]):
         return f"ProcessorSet({str(self)!r})"
 
     def __str__(self) -> str:
-        return " ".join(str(lo) if hi == lo + 1 else f"{lo}-{hi - 1}" for lo, hi in self._ranges)
+        b = self._bounds
+        if len(b) == 2:
+            lo, hi = b
+            return str(lo) if hi == lo + 1 else f"{lo}-{hi - 1}"
+        return " ".join(str(lo) if hi == lo + 1 else f"{lo}-{hi - 1}" for lo, hi in self.ranges)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_make, (self._ranges, self._size))
+        return (_from_bounds, (self._bounds, self._size))
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"ProcessorSet is immutable (cannot set {name})")
@@ -441,11 +461,21 @@ _set = object.__setattr__
 
 
 def _make(ranges: tuple[tuple[int, int], ...], size: int) -> ProcessorSet:
-    """A set from ranges already in canonical form (ascending, disjoint, not touching)."""
+    """A set from ranges already in canonical form (ascending, disjoint, not touching).
+
+    Kept flat: one range is kept as its own `(lo, hi)` pair (shared, not copied).
+    """
     self = _new(ProcessorSet)
-    _set(self, "_ranges", ranges)
+    _set(self, "_bounds", ranges[0] if len(ranges) == 1 else tuple(chain.from_iterable(ranges)))
     _set(self, "_size", size)
     return self
 
 
-_EMPTY = _make((), 0)
+def _from_bounds(bounds: tuple[int, ...], size: int) -> ProcessorSet:
+    self = _new(ProcessorSet)
+    _set(self, "_bounds", bounds)
+    _set(self, "_size", size)
+    return self
+
+
+_EMPTY = _from_bounds((), 0)

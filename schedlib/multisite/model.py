@@ -383,10 +383,10 @@ class MultiSiteRun:
         """Every execution: `(job, site, start, end, procs, completed)`; `completed` is
         false for a copy stopped before its end (`CANCEL`)."""
         procs = {j.id: j.procs for j in self.record.workload}
-        opened: dict[tuple[JobId, tuple[tuple[int, int], ...]], Time] = {}
+        opened: dict[tuple[JobId, tuple[int, ...]], Time] = {}
         out = []
         for e in self.record.events:
-            key = (e.job, e.place.ranges)
+            key = (e.job, e.place.bounds)
             if e.kind is EventKind.START:
                 opened[key] = e.time
             elif e.kind in (EventKind.COMPLETE, EventKind.KILL, EventKind.CANCEL) and key in opened:

@@ -75,7 +75,7 @@ def execution_segments(record: RunRecord) -> list[Segment]:
     open_: dict[tuple[Hashable, ...], Time] = {}
     segments = []
     for e in record.events:
-        key = (e.job, e.task, e.place.ranges)  # the ranges: equal for equal places, cheap
+        key = (e.job, e.task, e.place.bounds)  # equal for equal places, cheap to hash
         if e.kind is EventKind.START:
             open_[key] = e.time
         elif e.kind in _SEGMENT_ENDS and key in open_:
@@ -157,7 +157,7 @@ def check_lifecycle(record: RunRecord) -> None:
             continue
         assert e.kind is not EventKind.SUBMIT, f"job {e.job} is submitted twice (t={e.time})"
         segs = open_[e.job]
-        key = (e.task, e.place.ranges)
+        key = (e.task, e.place.bounds)
         if e.kind is EventKind.START:
             assert key not in segs, f"job {e.job}: {_describe(e)} while already running there"
             segs[key] = e.place
