@@ -122,7 +122,7 @@ def test_a_record_out_of_arrival_order_is_named() -> None:
 
 def test_an_id_twice_in_the_system_is_named() -> None:
     jobs = [Job(1, 0, 1, 100, 100), Job(1, 5, 1, 10, 10)]
-    with pytest.raises(InvalidValueError, match="Job.id.*twice"):
+    with pytest.raises(InvalidValueError, match=r"Job\.id.*twice"):
         list(schedule_iter(jobs, Cluster(2)))
 
 
