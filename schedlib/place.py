@@ -189,7 +189,10 @@ class ProcessorSet(Sequence[int]):
             if type(pair) is tuple and len(pair) == 2:
                 lo, hi = pair
                 if type(lo) is int and type(hi) is int and 0 <= lo < hi:
-                    return _make(given, hi - lo)
+                    made = _new(ProcessorSet)  # as _make, inlined: once per job start
+                    _set(made, "_bounds", pair)
+                    _set(made, "_size", hi - lo)
+                    return made
         elif not given:
             return _EMPTY
         size = 0
@@ -444,7 +447,8 @@ class ProcessorSet(Sequence[int]):
         if len(b) == 2:
             lo, hi = b
             return str(lo) if hi == lo + 1 else f"{lo}-{hi - 1}"
-        return " ".join(str(lo) if hi == lo + 1 else f"{lo}-{hi - 1}" for lo, hi in self.ranges)
+        pairs = zip(b[::2], b[1::2], strict=True)
+        return " ".join([str(lo) if hi == lo + 1 else f"{lo}-{hi - 1}" for lo, hi in pairs])
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_from_bounds, (self._bounds, self._size))
