@@ -304,3 +304,34 @@ def test_within_one_site_on_ranges_says_what_the_id_check_says(
     assert _verdict(check_within_one_site, record, sites=sites) == _verdict(
         _within_one_site_by_ids, record, sites
     )
+
+
+@st.composite
+def schedules(draw: st.DrawFn) -> tuple[RunRecord, int]:
+    """Jobs with random starts, ends and places (often overlapping, sometimes off the machine)."""
+    capacity = draw(st.integers(1, 10))
+    jobs, starts, ends, places = [], {}, {}, {}
+    for i in range(draw(st.integers(1, 7))):
+        place = draw(_PLACES)
+        jobs.append(Job(i, 0, draw(st.sampled_from([len(place), len(place), 1, 3])), 30, 5))
+        starts[i] = draw(st.integers(0, 20))
+        ends[i] = starts[i] + draw(st.integers(0, 10))
+        places[i] = place
+    record = RunRecord.from_schedule(jobs, starts, ends, places, capacity=capacity)
+    return record, capacity
+
+
+@settings(max_examples=300)
+@given(schedules())
+@example(  # a job on more processors than it holds
+    (RunRecord.from_schedule([Job(0, 0, 1, 30, 5)], {0: 0}, {0: 5}, {0: {0, 1, 2}}, capacity=5), 5)
+)
+def test_schedule_capacity_on_ranges_agrees_with_the_unit_by_unit_check(
+    case: tuple[RunRecord, int],
+) -> None:
+    from schedlib.results.schedules import Schedule
+    from schedlib.testing.invariants.schedules import capacity_violations
+
+    record, capacity = case
+    found = list(capacity_violations(Schedule.from_record(record), capacity))
+    assert bool(found) == (_verdict(_capacity_by_ids, record) is not None)

@@ -8,8 +8,9 @@ fine for the 128 processors of SDSC-SP2 but not for the 93,312 cores of
 CEA-Curie. Here the free ids are a tuple of disjoint, non-adjacent half-open
 ranges `(lo, hi)`, ascending, with their total count. A job keeps the ranges
 it took: taking and giving back cost $O(f)$ for $f$ fragments (small, because
-jobs take the lowest ids), and only the job's id tuple for the log costs
-$O(k)$ for $k$ processors, built by C-level `range` expansion.
+jobs take the lowest ids), and the log's `place` is built from the same ranges
+([`ProcessorSet.from_ranges`][schedlib.place.ProcessorSet.from_ranges]), never
+one id at a time.
 
 References
 ----------
