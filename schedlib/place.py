@@ -76,11 +76,9 @@ def _id(value: Any, given: Any) -> int:
 class ProcessorSet(Sequence[int]):
     """An immutable set of processor ids, held as sorted disjoint half-open ranges.
 
-    Parameters
-    ----------
-    ids
-        Any iterable of distinct ints `>= 0`, in any order; or a Batsim interval
-        string such as `"0-3 8"` (inclusive ranges, separated by blanks).
+    `ProcessorSet(ids)` takes any iterable of distinct ints `>= 0`, in any
+    order, or a Batsim interval string such as `"0-3 8"` (inclusive ranges,
+    separated by blanks); `ProcessorSet()` is the empty set.
 
     Raises
     ------
