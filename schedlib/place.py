@@ -245,12 +245,25 @@ class ProcessorSet(Sequence[int]):
         ...
         schedlib.errors.InvalidValueError: place = '0-3 2': processor 2 appears twice
         """
+        one = _PART.fullmatch(text)
+        if one is not None:  # the common case: a single part, no blanks
+            lo = int(one[1])
+            end = int(one[2] or one[1]) + 1
+            if end > lo:
+                return _from_bounds((lo, end), end - lo)
         if not _WHOLE.match(text):
             bad = next(p for p in text.split() if not _PART.fullmatch(p))
             raise InvalidValueError("place", text, f"{bad!r} is not N or N-M")
-        parts = sorted((int(a), int(b or a)) for a, b in _PART.findall(text))
-        if not parts:
+        found = _PART.findall(text)
+        if not found:
             return _EMPTY
+        los = [int(a) for a, _ in found]
+        ends = [int(b or a) + 1 for a, b in found]
+        if all(map(operator.lt, los, ends)) and all(map(operator.lt, ends[:-1], los[1:])):
+            # ascending, disjoint and not touching (as written here): no sort, no merge
+            flat = tuple(chain.from_iterable(zip(los, ends, strict=True)))
+            return _from_bounds(flat, sum(ends) - sum(los))
+        parts = sorted([(int(a), int(b or a)) for a, b in found])
         ranges: list[tuple[int, int]] = []
         size = 0
         for lo, last in parts:

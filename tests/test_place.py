@@ -119,6 +119,23 @@ def test_isdisjoint_agrees_with_sets(a: set[int], b: set[int]) -> None:
     assert ProcessorSet(a).isdisjoint(ProcessorSet(b)) == a.isdisjoint(b)
 
 
+@given(RUNS.map(_runs_to_ids), st.randoms(use_true_random=False), st.booleans())
+def test_batsim_text_in_any_order_and_split_reads_the_same(
+    ids: set[int], rng: Any, split: bool
+) -> None:
+    """Parts in any order, touching parts (`0-1 2-3`), blanks around: the same set."""
+    parts = []
+    for lo, hi in _ranges_of(ids):
+        cut = lo + 1 if split and hi - lo > 1 else hi
+        parts += [(lo, cut), (cut, hi)] if cut < hi else [(lo, hi)]
+    words = [str(lo) if hi == lo + 1 else f"{lo}-{hi - 1}" for lo, hi in parts]
+    rng.shuffle(words)
+    text = "  " + "  ".join(words) + " "
+    read = ProcessorSet.parse(text)
+    assert read.ranges == _ranges_of(ids) and read == ProcessorSet(ids) and len(read) == len(ids)
+    assert ProcessorSet.parse(text.strip()).bounds == read.bounds
+
+
 def test_bad_ids_are_refused_naming_the_id() -> None:
     cases: list[tuple[Any, str]] = [
         ([3, 1, 3], "processor 3 appears twice"),
