@@ -149,6 +149,8 @@ def test_bad_ids_are_refused_naming_the_id() -> None:
         ("0-3 3", "processor 3 appears twice"),
         ("4 0-4", "processor 4 appears twice"),
         ("3-1", "'3-1' ends before it begins"),
+        ("3-2", "'3-2' ends before it begins"),
+        ("0 3-2", "'3-2' ends before it begins"),
         ("0,1", "'0,1' is not N or N-M"),
     ]
     for given_ids, message in cases:
