@@ -368,20 +368,17 @@ class ProfileEditor:
         self._peak: list[int] = []
         self._peak_valid = 0
 
-    def _peak_before(self, last: int) -> int:
-        """The most processors free at any instant of segments `0 .. last - 1`."""
+    def _peak_upto(self, last: int) -> list[int]:
+        """The prefix maxima `_peak`, made valid for segments `0 .. last - 1` (at C speed)."""
         valid = self._peak_valid
+        peak = self._peak
         if valid < last:
-            peak = self._peak
-            del peak[valid:]
-            start = peak[-1] if peak else self._free[0]
-            peak.extend(accumulate(self._free[valid:last], max, initial=start))
-            if not valid:
-                del peak[0]  # `initial` duplicated the first count
+            if valid:
+                peak[valid - 1 :] = accumulate(self._free[valid:last], max, initial=peak[valid - 1])
             else:
-                del peak[valid]
+                peak[:] = accumulate(self._free[:last], max)
             self._peak_valid = last
-        return self._peak[last - 1]
+        return peak
 
     def freeze(self) -> Profile:
         """The current content as an immutable profile.
@@ -443,34 +440,44 @@ class ProfileEditor:
         if current <= t:
             return current
         times = self._times
-        first = bisect_right(times, t) - 1
-        last = bisect_left(times, current, first)  # the segments that begin before `current`
-        if not first and self._peak_before(last) < procs:
-            return current  # never enough free processors before it (the usual case)
-        counts = self._free[first:last]
-        if max(counts) < procs:
-            return current
-        end = len(counts)
-        if counts[-1] < procs:
+        free = self._free
+        last = bisect_left(times, current)  # segments 0 .. last - 1 begin before `current`
+        first = bisect_right(times, t, 0, last) - 1
+        if first:
+            i = first
+            while i < last and free[i] < procs:
+                i += 1
+            if i == last:
+                return current
+        else:
+            peak = self._peak_upto(last)
+            if peak[last - 1] < procs:
+                return current  # never enough free processors before it (the usual case)
+            i = bisect_left(peak, procs, 0, last)  # the first segment with enough
+        # Segments first .. i - 1 are too full; segment i is the first with enough.
+        candidate = times[i] if times[i] > t else t
+        end = last
+        limit = current
+        if free[last - 1] < procs:
             # No window reaches `current`: one must end before the too-full
             # segments just before it, at `limit`.
-            while counts[end - 1] < procs:
+            end -= 1
+            while free[end - 1] < procs:
                 end -= 1
-            limit = times[first + end]
-            if duration > limit - t:
+            limit = times[end]
+            if duration > limit - t or candidate + duration > limit:
                 return current
-        candidate = t
         blocked = False
-        for point, count in zip(times[first : first + end], counts[:end], strict=True):
-            if count < procs:
+        for j in range(i + 1, end):
+            if free[j] < procs:
                 if not blocked:
-                    if point > candidate and point >= candidate + duration:
+                    if times[j] >= candidate + duration:
                         return candidate
                     blocked = True
             elif blocked:
-                candidate = point
+                candidate = times[j]
                 blocked = False
-        if end < len(counts) and candidate + duration > limit:
+        if candidate + duration > limit and end < last:
             return current
         return candidate
 
@@ -485,34 +492,38 @@ class ProfileEditor:
                 self._peak_valid = i
         return i
 
-    def _merge(self, i: int) -> None:
-        """Drop breakpoint `i` if its count equals the previous one's (canonical form)."""
-        free = self._free
-        if 0 < i < len(free) and free[i] == free[i - 1]:
-            del free[i]
-            del self._times[i]
-            if i < self._peak_valid:
-                self._peak_valid = i
-
     def _add(self, start: Time, end: Time, delta: int, too_far: str) -> None:
         """Add `delta` over $[start, end)$; raise (unchanged) if a count leaves [0, capacity].
 
-        An empty interval changes nothing (with float times, `new_start + d`
-        and `start + d` can round to the same value when the starts differ by
-        less than an ulp of `d`: a move's non-overlapping part is then empty).
+        One pass: split at both ends, shift the counts, check them, merge
+        equal neighbours back (canonical form). An empty interval changes
+        nothing (with float times, `new_start + d` and `start + d` can round
+        to the same value when the starts differ by less than an ulp of `d`:
+        a move's non-overlapping part is then empty).
         """
         if not start < end:
             return
-        i = self._split(start)
-        j = self._split(end, i)
+        times = self._times
         free = self._free
+        i = bisect_left(times, start)
+        if i == len(times) or times[i] != start:
+            times.insert(i, start)
+            free.insert(i, free[i - 1])
+        j = bisect_left(times, end, i + 1)
+        if j == len(times) or times[j] != end:
+            times.insert(j, end)
+            free.insert(j, free[j - 1])
         if i < self._peak_valid:
             self._peak_valid = i
-        for k in range(i, j):
-            free[k] += delta
-        worst = min(free[i:j]) if delta < 0 else max(free[i:j])
+        if j == i + 1:
+            worst = free[i] + delta
+            free[i] = worst
+        else:
+            counts = [count + delta for count in free[i:j]]
+            free[i:j] = counts
+            worst = min(counts) if delta < 0 else max(counts)
         if worst < 0 or worst > self.capacity:
-            at = max(self._times[free.index(worst, i)], start)
+            at = max(times[free.index(worst, i)], start)
             if delta < 0:
                 reason = f"only {worst - delta} processor(s) free at t={at}"
             else:
@@ -520,13 +531,20 @@ class ProfileEditor:
                     f"releasing them at t={at} would make {worst} of {self.capacity} "
                     f"processors free ({too_far})"
                 )
-            for k in range(i, j):
-                free[k] -= delta
-            self._merge(j)
-            self._merge(i)
+            free[i:j] = [count - delta for count in free[i:j]]
+            self._merge_around(i, j)
             raise InvalidValueError("procs", abs(delta), reason)
-        self._merge(j)
-        self._merge(i)
+        self._merge_around(i, j)
+
+    def _merge_around(self, i: int, j: int) -> None:
+        """Drop breakpoints `j`, then `i`, where equal to the previous count (canonical form)."""
+        free = self._free
+        if j < len(free) and free[j] == free[j - 1]:
+            del free[j]
+            del self._times[j]
+        if i and free[i] == free[i - 1]:
+            del free[i]
+            del self._times[i]
 
     def move(self, start: Time, new_start: Time, duration: Time, procs: int) -> None:
         """Move a reservation of `procs` processors from `start` to `new_start` (in place).
