@@ -34,6 +34,10 @@ runtime estimates in scheduling the IBM SP2 with backfilling", IEEE TPDS
 
 from __future__ import annotations
 
+from itertools import compress as compress_
+from itertools import count, repeat
+from operator import eq
+
 import attrs
 
 from schedlib.backfill.profile import Profile
@@ -507,45 +511,54 @@ def conservative(plan: Plan) -> PlanDecision:
     new = list(reservations)
     changed = []
     first = 0 if compress else (reservations.index(None) if None in reservations else len(new))
-    earliest_fit, earlier_fit = editor.earliest_fit, editor.earlier_fit
+    earliest_fit, earlier_fit, move = editor.earliest_fit, editor.earlier_fit, editor.move
     freed_here = _INF  # earliest room freed by moves so far in this pass
     moves: list[tuple[int, Time]] = []
     checked = [False] * n
+    unknown = plan.settled is None  # every job is checked from `now`
     for k in range(first, n):
         old = reservations[k]
         job = queue[k]
+        duration = job.requested_time
         if old is None:
-            at = earliest_fit(now, job.procs, job.requested_time)
-            editor.reserve(at, job.requested_time, job.procs)
-            settled[k] = _INF
-            checked[k] = True
-        elif compress:
-            freed = settled[k]
-            if freed > freed_here:
-                freed = freed_here
-            if freed >= old:
-                continue  # nothing freed before its start: no earlier fit (see Notes)
-            settled[k] = _INF
-            checked[k] = True
+            at = earliest_fit(now, job.procs, duration)
+            editor.reserve(at, duration, job.procs)
+        elif not compress:
+            continue
+        else:
+            if unknown:
+                t = now
+            else:
+                freed = settled[k]
+                if freed > freed_here:
+                    freed = freed_here
+                if freed >= old:
+                    continue  # nothing freed before its start: no earlier fit (see Notes)
+                # Only a window that reaches into the freed room can be new (see Notes).
+                t = freed - duration
+                if not t > now:
+                    t = now  # max(now, t), inlined (same value and type)
+                settled[k] = _INF
+                checked[k] = True
             if old <= now:
                 continue  # due now: nothing earlier
-            # Only a window that reaches into the freed room can be new (see Notes).
-            duration = job.requested_time
-            t = freed - duration
-            at = earlier_fit(t if t > now else now, job.procs, duration, old)
+            at = earlier_fit(t, job.procs, duration, old)
             if at == old:
                 continue
-            editor.move(old, at, duration, job.procs)
+            move(old, at, duration, job.procs)
             gap = at + duration
             if gap < old:
                 gap = old  # its old place, from here on, is free
             moves.append((k, gap))
             if gap < freed_here:
                 freed_here = gap
-        else:
-            continue
         new[k] = at
         changed.append(k)
+        settled[k] = _INF
+        checked[k] = True
+    if unknown and compress:  # every job was checked
+        settled = [_INF] * n
+        checked = [True] * n
     if moves:  # room a move freed counts for the jobs checked before it, and for all skipped
         after = _INF
         high = n
@@ -556,6 +569,6 @@ def conservative(plan: Plan) -> PlanDecision:
                 after = gap
         _settle(settled, checked, first, high, after, freed_here)
     result: tuple[Time, ...] = tuple(new)  # type: ignore[arg-type]
-    positions = tuple(k for k, at in enumerate(result) if at == now) if now in result else ()
+    positions = tuple(compress_(count(), map(eq, result, repeat(now)))) if now in result else ()
     started = tuple(queue[k] for k in positions)
     return PlanDecision(result, editor.freeze(), started, positions, tuple(changed), tuple(settled))

@@ -117,27 +117,6 @@ def _earliest_fit(
     return candidate  # the last segment is fully free
 
 
-def _move_parts(
-    start: Time, new_start: Time, duration: Time
-) -> tuple[tuple[Time, Time], tuple[Time, Time]]:
-    """Moving $[start, start + d)$ to $[new, new + d)$: the interval taken and the one given back.
-
-    Only the parts of the two intervals that do not overlap change (either may be empty).
-
-    >>> _move_parts(10, 12, 5), _move_parts(10, 0, 5)
-    (((15, 17), (10, 12)), ((0, 5), (10, 15)))
-    """
-    if new_start < start:
-        return (new_start, min(new_start + duration, start)), (
-            max(new_start + duration, start),
-            start + duration,
-        )
-    return (max(start + duration, new_start), new_start + duration), (
-        start,
-        min(start + duration, new_start),
-    )
-
-
 @attrs.frozen(slots=True, repr=False)
 class Profile:
     """Free processors over future time; immutable (every operation returns a new profile).
@@ -356,7 +335,7 @@ class ProfileEditor:
         Processors of the machine.
     """
 
-    __slots__ = ("_free", "_peak", "_peak_valid", "_times", "capacity")
+    __slots__ = ("_failed", "_free", "_peak", "_peak_valid", "_times", "capacity")
 
     def __init__(self, capacity: int, times: list[Time], free: list[int]) -> None:
         self.capacity = capacity
@@ -367,6 +346,10 @@ class ProfileEditor:
         # i invalidates it from i on, and it is extended lazily at C speed.
         self._peak: list[int] = []
         self._peak_valid = 0
+        # (procs, duration, t, limit) of `earlier_fit` scans that found no window of
+        # `duration` with `procs` free in [t, limit) since the last change: a later
+        # request needing at least as much, from t on, has none before `limit` either.
+        self._failed: list[tuple[int, Time, Time, Time]] = []
 
     def _peak_upto(self, last: int) -> list[int]:
         """The prefix maxima `_peak`, made valid for segments `0 .. last - 1` (at C speed)."""
@@ -442,7 +425,7 @@ class ProfileEditor:
         times = self._times
         free = self._free
         last = bisect_left(times, current)  # segments 0 .. last - 1 begin before `current`
-        first = bisect_right(times, t, 0, last) - 1
+        first = 0 if last == 1 or t < times[1] else bisect_right(times, t, 0, last) - 1
         if first:
             i = first
             while i < last and free[i] < procs:
@@ -450,7 +433,7 @@ class ProfileEditor:
             if i == last:
                 return current
         else:
-            peak = self._peak_upto(last)
+            peak = self._peak if self._peak_valid >= last else self._peak_upto(last)
             if peak[last - 1] < procs:
                 return current  # never enough free processors before it (the usual case)
             i = bisect_left(peak, procs, 0, last)  # the first segment with enough
@@ -467,6 +450,14 @@ class ProfileEditor:
             limit = times[end]
             if duration > limit - t or candidate + duration > limit:
                 return current
+            for known in self._failed:
+                if (
+                    limit <= known[3]
+                    and known[0] <= procs
+                    and known[1] <= duration
+                    and known[2] <= t
+                ):
+                    return current  # a smaller request found no window before `limit`
         blocked = False
         for j in range(i + 1, end):
             if free[j] < procs:
@@ -478,6 +469,14 @@ class ProfileEditor:
                 candidate = times[j]
                 blocked = False
         if candidate + duration > limit and end < last:
+            failed = self._failed
+            if failed:  # keep only what this failure does not cover
+                failed[:] = [
+                    known
+                    for known in failed
+                    if known[3] > limit or known[0] < procs or known[1] < duration or known[2] < t
+                ]
+            failed.append((procs, duration, t, limit))
             return current
         return candidate
 
@@ -515,6 +514,8 @@ class ProfileEditor:
             free.insert(j, free[j - 1])
         if i < self._peak_valid:
             self._peak_valid = i
+        if self._failed:
+            self._failed.clear()
         if j == i + 1:
             worst = free[i] + delta
             free[i] = worst
@@ -571,12 +572,21 @@ class ProfileEditor:
         _check_time(new_start, self._times, "new_start")
         if new_start == start or not duration:
             return
-        taken, given = _move_parts(start, new_start, duration)
-        self._add(given[0], given[1], procs, "they were not reserved")
+        # Only the parts of the two intervals that do not overlap change (either may be
+        # empty): `min`/`max` written out, same values and types.
+        old_end = start + duration
+        new_end = new_start + duration
+        if new_start < start:
+            taken_from, taken_to = new_start, start if start < new_end else new_end
+            given_from, given_to = start if start > new_end else new_end, old_end
+        else:
+            taken_from, taken_to = new_start if new_start > old_end else old_end, new_end
+            given_from, given_to = start, new_start if new_start < old_end else old_end
+        self._add(given_from, given_to, procs, "they were not reserved")
         try:
-            self._add(taken[0], taken[1], -procs, "")
+            self._add(taken_from, taken_to, -procs, "")
         except InvalidValueError:
-            self._add(given[0], given[1], -procs, "")
+            self._add(given_from, given_to, -procs, "")
             raise
 
     def reserve(self, start: Time, duration: Time, procs: int) -> None:
@@ -616,3 +626,4 @@ class ProfileEditor:
             del self._times[:i]
             del self._free[:i]
             self._peak_valid = 0
+            self._failed.clear()

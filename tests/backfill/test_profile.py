@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 import pytest
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -243,3 +244,51 @@ def test_release_before_the_origin_is_ignored() -> None:
     p = Profile.idle(4).reserve(0, 10, 3).advance(6)
     assert p.release(0, 10, 3) == Profile.idle(4, origin=6)
     assert p.release(0, 4, 3) == p  # entirely in the past
+
+
+# ------------------------------------------------- one editor, many changes
+
+
+@given(capacity=st.integers(1, 6), data=st.data())
+def test_a_long_lived_editor_answers_like_brute_force_after_every_change(
+    capacity: int, data: st.DataObject
+) -> None:
+    """Queries on one editor between its changes: its caches never answer for an old profile.
+
+    The editor remembers prefix maxima and the requests that found no room
+    (a later, larger request skips its scan); both must be forgotten at every
+    change. Runs of queries without a change in between exercise the second.
+    """
+    editor = Profile.idle(capacity).edit()
+    ref = Reference(capacity)
+    live: list[tuple[int, int, int]] = []
+    for _ in range(data.draw(st.integers(1, 40))):
+        action = data.draw(st.sampled_from(["reserve", "move", "advance", "query", "query"]))
+        if action == "reserve":
+            start = data.draw(st.integers(ref.origin, LAST_START))
+            duration = data.draw(st.integers(1, LONGEST))
+            procs = data.draw(st.integers(1, capacity))
+            if ref.fits(start, procs, duration):
+                editor.reserve(start, duration, procs)
+                ref.add(start, duration, -procs)
+                live.append((start, duration, procs))
+        elif action == "advance":
+            t = min(ref.origin + data.draw(st.integers(0, 5)), LAST_START)
+            editor.advance(t)
+            ref.origin = max(ref.origin, t)
+            live = [r for r in live if r[0] >= ref.origin]  # started ones never move
+        elif live:
+            for _ in range(1 if action == "move" else data.draw(st.integers(1, 4))):
+                k = data.draw(st.integers(0, len(live) - 1))
+                start, duration, procs = live[k]
+                t = data.draw(st.integers(ref.origin, max(ref.origin, start)))
+                ref.add(start, duration, procs)
+                expected = min(ref.earliest_fit(t, procs, duration), start)
+                ref.add(start, duration, -procs)
+                assert editor.earlier_fit(t, procs, duration, start) == expected
+            if action == "move" and expected != start:
+                editor.move(start, expected, duration, procs)
+                ref.add(start, duration, procs)
+                ref.add(expected, duration, -procs)
+                live[k] = (expected, duration, procs)
+        assert editor.freeze().steps() == ref.steps()
