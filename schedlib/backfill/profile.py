@@ -38,7 +38,7 @@ reserved from $t$.
 |---|---|
 | `free_at(t)` | $O(\\log k)$ |
 | `earliest_fit(t, n, d)` | $O(\\log k + m)$, $m$ = breakpoints scanned up to the answer |
-| `earlier_fit(t, n, d, c)` | $O(\\log k + m)$, $m$ breakpoints before $c$, often none |
+| `earlier_fit(t, n, d, c)` | $O(\\log k + m)$, $m$ breakpoints in $[t, c)$ scanned, often none |
 | `reserve`, `release`, `move` | $O(\\log k + m)$, plus an insertion (a C-speed shift) |
 | `advance(t)` (forget the past) | $O(\\log k)$ plus a C-speed deletion |
 | `edit()` + `freeze()` | $O(k)$ at C speed (one copy per scheduling pass) |
@@ -408,11 +408,22 @@ class ProfileEditor:
 
         Notes
         -----
-        Complexity: $O(\\log k + m)$, $m$ breakpoints in $[t, c)$. Two
-        shortcuts skip the scan: no instant before $c$ has `procs` free
-        processors (one C-speed maximum); or the segments just before $c$ are
-        too full, so a window must end before them, and the job is too long
-        for that.
+        Complexity: $O(\\log k + m)$, $m$ breakpoints in $[t, c)$. Three
+        shortcuts skip the scan, or part of it:
+
+        - the scan starts at the first segment with `procs` free processors,
+          found by bisection in the prefix maxima of the free counts (kept
+          between calls, extended at C speed after a change); none before $c$
+          (the usual case) answers at once;
+        - the segments just before $c$ are too full, so a window must end
+          before them, at $L$, and the job is too long for that;
+        - the editor remembers the requests $(n', d', t', L')$ that found no
+          window ending by their $L'$ since its last change: a request with
+          $n \\ge n'$, $d \\ge d'$, $t \\ge t'$ and $L \\le L'$ has none either (any
+          window of it would contain one of the smaller request), so it is
+          answered without a scan. Compression asks this of many similar
+          jobs in a row (on CTC-SP2 at 338 processors, it spares about 60%
+          of the scans that find nothing).
 
         Examples
         --------
