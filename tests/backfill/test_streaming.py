@@ -6,7 +6,6 @@ import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
-import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -18,20 +17,9 @@ from schedlib.engine.loop import STREAM_CHUNK
 from schedlib.errors import InvalidValueError
 from schedlib.model import Cluster, FinalState, Job, OutcomeLedger
 from schedlib.testing.strategies import parallel_instances
+from schedlib.workloads import ExcludedJob
 
 TRACES = Path(__file__).resolve().parents[3] / "shared" / "traces"
-
-
-@attrs.frozen
-class Excluded:
-    """Shaped like the workload layer's ExcludedJob (duck typing)."""
-
-    id: int
-    submit: int
-    procs: int
-    requested_time: int | None
-    state: FinalState
-    reason: str
 
 
 def arrival_order(records: list) -> list:  # type: ignore[type-arg]
@@ -49,7 +37,7 @@ def test_streamed_outcomes_are_the_record_s(
 ) -> None:
     cluster, jobs = instance
     excluded = [
-        Excluded(1000 + k, jobs[k].submit, 1, None, FinalState.CANCELLED_IN_LOG, "cancelled")
+        ExcludedJob(1000 + k, jobs[k].submit, 1, None, FinalState.CANCELLED_IN_LOG, "cancelled")
         for k in sorted(cancelled)
         if k < len(jobs)
     ]
