@@ -41,19 +41,18 @@ Examples
 
 from __future__ import annotations
 
-import contextlib
 import csv
-import gc
 import gzip
 import json
 import math
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
 import attrs
 
+from schedlib.collector import paused_gc
 from schedlib.errors import InvalidValueError, WorkloadFormatError
 from schedlib.model import RunRecord
 from schedlib.place import ProcessorSet
@@ -435,23 +434,6 @@ def read_schedule_swf(source: Any) -> Schedule:
 def _is_swf(path: Path) -> bool:
     name = path.name.lower()
     return name.endswith((".swf", ".swf.gz"))
-
-
-@contextlib.contextmanager
-def paused_gc() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector for a block (restored after).
-
-    Building or scanning 300,000 jobs makes millions of small tuples, none of
-    them in cycles; the collector would re-scan them all many times over (a
-    third of the running time). Nothing is leaked: collection resumes at the end.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def read_schedule(path: str | Path) -> Schedule:

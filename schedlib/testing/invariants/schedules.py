@@ -51,8 +51,9 @@ from typing import Any
 
 import attrs
 
+from schedlib.collector import paused_gc
 from schedlib.errors import InvalidValueError
-from schedlib.results.schedules import Schedule, ScheduledJob, UpTime, paused_gc
+from schedlib.results.schedules import Schedule, ScheduledJob, UpTime
 
 __all__ = [
     "VIOLATION_KINDS",
