@@ -433,7 +433,7 @@ def _used_fields(records: Iterable[SWFRecord]) -> tuple[Iterable[tuple[Any, ...]
     an [`SWFReader`][schedlib.workloads.swf.SWFReader]'s are (integers, `>= 0` or
     `-1`), so jobs built from them skip `Job`'s checks."""
     if isinstance(records, SWFReader):
-        batches = records.batches()
+        batches = records.batches(_used_by_index(range(len(SWFRecord._fields))))
         return chain.from_iterable(zip(*_used_by_index(b), strict=True) for b in batches), True
     return map(_used_by_name, records), False
 

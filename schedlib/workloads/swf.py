@@ -57,7 +57,7 @@ import os
 import re
 import zlib
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from itertools import chain, islice, repeat
 from operator import sub
 from pathlib import Path
@@ -819,9 +819,24 @@ def _fractional(tokens: Sequence[str]) -> list[Any] | None:
     return values
 
 
+def _whole_or_minus_one(distinct: set[str]) -> bool:
+    """Whether every token is a whole number `>= 0` (ASCII digits) or `-1`."""
+    return all(map(str.isdigit, distinct - {"-1"}))
+
+
+_ALL_FIELDS = range(_N_FIELDS)
+_FEW_VALUES = frozenset(
+    {4, 7, 8, 10, 11, 12}
+)  # fields with few distinct values: a table is cheaper
+
+
 def _clean_batch(
-    text: str, lines: list[str], first: int, state: _ReadState
-) -> list[Sequence[Any]] | None:
+    text: str,
+    lines: list[str],
+    first: int,
+    state: _ReadState,
+    wanted: Container[int] = _ALL_FIELDS,
+) -> list[Any] | None:
     """The columns of a batch of lines that holds nothing unusual, checked in bulk.
 
     `None`, with nothing recorded, when the batch needs a look line by line:
@@ -829,35 +844,54 @@ def _clean_batch(
     status that is not standard, a submit time going back), a job number not
     above every one seen. The per-line path then gives the same answer as
     for any batch; this only finds quickly that there is nothing to say.
+    Fields not `wanted` are checked but not converted (`None` in their place);
+    the fields that checks need (job number, submit, processors, status) always are.
     """
-    if not text.isascii() or "_" in text or "+" in text:
-        return None  # int() would take '+5', '1_0' or other digits
-    parts = list(map(str.split, lines))
-    if len(set(map(len, parts))) != 1 or len(parts[0]) != _N_FIELDS:
-        return None
-    columns: list[Sequence[Any]] = []
-    for field, tokens in zip(FIELDS, zip(*parts, strict=True), strict=True):
-        try:
-            columns.append(list(map(int, tokens)))
-        except ValueError:
-            if not field.fractional:
-                return None
-            values = _fractional(tokens)
-            if values is None:
+    count = len(lines)
+    if not count or not text.isascii() or "_" in text or "+" in text or "|" in text:
+        return None  # int() would take '+5', '1_0' or other digits; '|' marks line ends below
+    if text[-1] != "\n":
+        text += "\n"
+    # one split for the whole batch; each line then ends with a '|' token
+    tokens = text.replace("\n", " | ").split()
+    width = _N_FIELDS + 1
+    if len(tokens) != width * count or tokens[_N_FIELDS::width].count("|") != count:
+        return None  # a line without 18 fields, a blank line
+    columns: list[Any] = []
+    checked: dict[int, Any] = {}
+    for field in FIELDS:
+        index = field.number - 1
+        column = tokens[index::width]
+        if index in wanted or index in _CHECKED:
+            try:
+                if index in _FEW_VALUES:
+                    table = {token: int(token) for token in set(column)}
+                    values: list[Any] | None = list(map(table.__getitem__, column))
+                    lowest = min(table.values())
+                else:
+                    values = list(map(int, column))
+                    lowest = min(values)
+            except ValueError:
+                values = _fractional(column) if field.fractional else None
+                if values is None:
+                    return None
+                lowest = min(values)
+            if lowest < -1 and index != _STATUS:
                 return None
             columns.append(values)
-    ids, submits = columns[0], columns[1]
-    # no '-' but in '-1' tokens: no negative value but -1
-    only_minus_one = text.count("-") == text.count("-1 ") + text.count("-1\n") + text.count("-1\t")
-    if min(ids) < 0 or not (
-        only_minus_one
-        or all(min(column) >= -1 for field, column in enumerate(columns) if field != _STATUS)
-    ):
-        return None
+            checked[index] = values
+        else:
+            distinct = set(column)
+            if not _whole_or_minus_one(distinct) and not (
+                field.fractional and _fractional(list(distinct)) is not None
+            ):
+                return None
+            columns.append(None)
+    ids, submits = checked[0], checked[1]
     most = state.most
-    if max(columns[4]) > most or max(columns[7]) > most:
+    if max(checked[4]) > most or max(checked[7]) > most:
         return None
-    if not STANDARD_STATUSES.issuperset(columns[_STATUS]):
+    if min(ids) < 0 or not STANDARD_STATUSES.issuperset(checked[_STATUS]):
         return None
     if submits[0] < state.last_submit or submits != sorted(submits):
         return None
@@ -867,9 +901,12 @@ def _clean_batch(
     if not seen.add_new(ids):
         return None
     state.last_submit = submits[-1]
-    state.count += len(lines)
-    columns.append(range(first, first + len(lines)))
+    state.count += count
+    columns.append(range(first, first + count))
     return columns
+
+
+_CHECKED = frozenset({0, 1, 4, 7, _STATUS})  # fields the bulk checks read
 
 
 class SWFReader:
@@ -1014,7 +1051,7 @@ class SWFReader:
     def _iterate(self) -> Iterator[SWFRecord]:
         new_record, record = tuple.__new__, SWFRecord
         count = 0
-        for columns in self._batches():
+        for columns in self._batches(_ALL_FIELDS):
             for values in zip(*columns, strict=True):
                 count += 1
                 self._records = count
@@ -1060,12 +1097,14 @@ class SWFReader:
             while lines := list(islice(lines_in, _BATCH_LINES)):
                 yield "".join(lines), lines
 
-    def batches(self) -> Iterator[list[Sequence[Any]]]:
+    def batches(self, fields: Container[int] | None = None) -> Iterator[list[Any]]:
         """The records column by column, a batch of lines at a time: the cheapest way to read.
 
         Each batch is a list of 19 sequences of equal length: the 18 fields in
         file order, then the line numbers; `zip(*batch)` gives the items of
-        the records (`SWFRecord(*items)`). Checked exactly as the records are:
+        the records (`SWFRecord(*items)`). With `fields` (0-based positions),
+        the other fields may be left out, `None` in their place: checked all
+        the same, not converted, which is cheaper. Checked exactly as the records are:
         on a line that is not SWF (strict mode), the batches before it are
         yielded, and its records before it in a last batch, then the error is
         raised. A reader is iterated once: either this or the records.
@@ -1084,26 +1123,26 @@ class SWFReader:
         [([1, 2], [1, 2])]
         """
         self._start()
-        return self._batches()
+        return self._batches(_ALL_FIELDS if fields is None else fields)
 
-    def _batches(self) -> Iterator[list[Sequence[Any]]]:
+    def _batches(self, fields: Container[int]) -> Iterator[list[Any]]:
         try:
             if self.limit == 0:
                 return
-            yield from self._checked_batches()
+            yield from self._checked_batches(fields)
         except _GZIP_ERRORS as error:
             raise self._gzip_error(error) from error
         finally:
             self.close()
 
-    def _checked_batches(self) -> Iterator[list[Sequence[Any]]]:
+    def _checked_batches(self, fields: Container[int]) -> Iterator[list[Any]]:
         state = _ReadState(self.header.max_procs)
         limit = self.limit
         number = self._line
         for text, lines in self._texts():
             columns = None
             if limit is None or state.count + len(lines) < limit:
-                columns = _clean_batch(text, lines, number + 1, state)
+                columns = _clean_batch(text, lines, number + 1, state, fields)
             if columns is not None:
                 number += len(lines)
                 self._records, self._line = state.count, number

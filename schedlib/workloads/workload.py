@@ -25,10 +25,12 @@ Job(id=11, submit=566129, procs=1, requested_time=28800, runtime=28826, user=153
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
 import itertools
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -328,6 +330,24 @@ def load_workload(
     return _load(Path(path), processors, cleaning, limit, strict)
 
 
+@contextlib.contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Pause Python's cycle collector while a trace is read, then restore it.
+
+    Reading creates hundreds of thousands of jobs and no reference cycle;
+    the collector would walk the growing heap again and again for nothing
+    (about a tenth of the time). Objects are still freed by reference
+    counting, and the collector runs again as before on leaving.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def _load(
     path: Path,
     processors: int | None,
@@ -335,7 +355,7 @@ def _load(
     limit: int | None,
     strict: bool,
 ) -> Workload:
-    with open_swf(path, strict=strict, limit=limit) as reader:
+    with open_swf(path, strict=strict, limit=limit) as reader, _no_cycle_collection():
         header = reader.header
         known = processors
         if known is None:
