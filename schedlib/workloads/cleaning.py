@@ -72,6 +72,7 @@ Examples
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Callable, Iterable
 from itertools import chain
@@ -421,21 +422,28 @@ _COUNTERS = (
 
 _submit_order = operator.attrgetter("submit", "id")
 
-# The fields cleaning reads, by position in a reader's row, and by name on any record.
-_USED = ("job_id", "submit", "runtime", "allocated_procs", "requested_procs", "requested_time",
+# The fields cleaning reads: by name on any record, by position in a reader's columns.
+# `procs_from="allocated"` swaps the two processor counts: the preferred one comes first.
+_USED = ("job_id", "submit", "runtime", "requested_procs", "allocated_procs", "requested_time",
          "status", "user", "group")  # fmt: skip
-_used_by_name = operator.attrgetter(*_USED)
-_used_by_index = operator.itemgetter(*(SWFRecord._fields.index(name) for name in _USED))
+_SWAPPED = tuple(
+    {"requested_procs": "allocated_procs", "allocated_procs": "requested_procs"}.get(name, name)
+    for name in _USED
+)
 
 
-def _used_fields(records: Iterable[SWFRecord]) -> tuple[Iterable[tuple[Any, ...]], bool]:
+def _used_fields(
+    records: Iterable[SWFRecord], procs_from: ProcsFrom
+) -> tuple[Iterable[tuple[Any, ...]], bool]:
     """The fields cleaning reads, record by record, and whether they are already checked:
     an [`SWFReader`][schedlib.workloads.swf.SWFReader]'s are (integers, `>= 0` or
     `-1`), so jobs built from them skip `Job`'s checks."""
+    names = _USED if procs_from == "requested" else _SWAPPED
     if isinstance(records, SWFReader):
-        batches = records.batches(_used_by_index(range(len(SWFRecord._fields))))
-        return chain.from_iterable(zip(*_used_by_index(b), strict=True) for b in batches), True
-    return map(_used_by_name, records), False
+        pick = operator.itemgetter(*(SWFRecord._fields.index(name) for name in names))
+        batches = records.batches(pick(range(len(SWFRecord._fields))))
+        return chain.from_iterable(zip(*pick(b), strict=True) for b in batches), True
+    return map(operator.attrgetter(*names), records), False
 
 
 def _finish(
@@ -498,36 +506,31 @@ def clean(
     if processors is not None:
         require(processors, "processors", at_least=1)
     policy = CleaningPolicy() if policy is None else policy
-    rows, checked = _used_fields(records)
+    rows, checked = _used_fields(records, policy.procs_from)
     make_job = trusted_job if checked else Job
     if policy.rules == "pyss":
         return _clean_pyss(rows, make_job, processors, policy)
     extend = policy.over_limit == "extend"
-    reject_unknown_estimate = policy.unknown_requested_time == "reject"
+    keep_unknown_estimate = policy.unknown_requested_time == "runtime"
     zero_to_one = policy.zero_runtime == "one_second"
-    requested_first = policy.procs_from == "requested"
     limit = processors
+    most = math.inf if limit is None else limit
     counts = dict.fromkeys(_COUNTERS, 0)
     jobs: list[Job] = []
     excluded: list[ExcludedJob] = []
     add_job = jobs.append
-    total = 0
     last_submit = 0
     in_order, last_at, last_id = True, 0, -1  # are the records sorted by (submit, id)?
     rejected, cancelled = FinalState.REJECTED, FinalState.CANCELLED_IN_LOG
 
-    for job_id, submit, runtime, allocated, requested_procs, requested, status, user, group in rows:
-        total += 1
-        if requested_first:
-            procs, other = requested_procs, allocated
-        else:
-            procs, other = allocated, requested_procs
+    # `procs` is the preferred processor count (policy.procs_from), `other` the other one
+    for job_id, submit, runtime, procs, other, requested, status, user, group in rows:
         fallback = procs <= 0 < other
         if fallback:
             procs = other
 
         # rules 1-5 and 7 (reject): the first that applies excludes the record
-        at, reason, counter = submit, "", ""
+        at = submit
         if submit == -1:
             at, counter = last_submit, "rejected_unknown_submit"
             reason = "submit time unknown (field 2 = -1)"
@@ -535,7 +538,9 @@ def clean(
             if submit < last_submit:
                 counts["out_of_order"] += 1
             last_submit = submit
-            if status == 5 and runtime <= 0:
+            if runtime > 0 and 0 < procs <= most and (requested > 0 or keep_unknown_estimate):
+                counter = ""  # the common case: none of the rules below applies
+            elif status == 5 and runtime <= 0:
                 counter = "cancelled_in_log"
                 reason = f"cancelled before it ran (status 5, runtime {runtime})"
             elif runtime == -1:
@@ -543,12 +548,14 @@ def clean(
             elif procs <= 0:
                 counter = "rejected_unknown_procs"
                 reason = "processor count unknown (fields 5 and 8 are both -1)"
-            elif limit is not None and procs > limit:
+            elif procs > most:
                 counter = "rejected_oversized"
                 reason = f"asks for {procs} processors; the machine has {limit}"
-            elif requested <= 0 and reject_unknown_estimate:
+            elif requested <= 0 and not keep_unknown_estimate:
                 counter = "rejected_unknown_requested_time"
                 reason = f"requested time unknown (field 9 = {requested})"
+            else:
+                counter = ""
         if at <= last_at and (at < last_at or job_id < last_id):
             in_order = False
         last_at, last_id = at, job_id
@@ -588,6 +595,7 @@ def clean(
             )
         )
 
+    total = len(jobs) + len(excluded)
     report = CleaningReport(policy, processors, total, len(jobs), **counts)
     return _finish(jobs, excluded, in_order, report)
 
@@ -606,7 +614,7 @@ def _clean_pyss(
     last_submit = 0
     in_order, last_at, last_id = True, 0, -1
     limit = processors
-    for job_id, submit, runtime, allocated, _, requested, status, user, group in rows:
+    for job_id, submit, runtime, _, allocated, requested, status, user, group in rows:
         total += 1
         if submit >= 0:
             if submit < last_submit:
