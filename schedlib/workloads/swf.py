@@ -891,11 +891,12 @@ def _clean_batch(
     most = state.most
     if max(checked[4]) > most or max(checked[7]) > most:
         return None
-    if min(ids) < 0 or not STANDARD_STATUSES.issuperset(checked[_STATUS]):
+    if not STANDARD_STATUSES.issuperset(checked[_STATUS]):
         return None
     if submits[0] < state.last_submit or submits != sorted(submits):
         return None
     seen = state.ids
+    # increasing and above every number seen (`top` starts at -1): no repeat, none negative
     if ids[0] <= seen.top or not all(map(operator.lt, ids, islice(ids, 1, None))):
         return None
     if not seen.add_new(ids):
