@@ -882,10 +882,10 @@ def _clean_batch(
             checked[index] = values
         else:
             distinct = set(column)
-            if not _whole_or_minus_one(distinct) and not (
-                field.fractional and _fractional(list(distinct)) is not None
-            ):
-                return None
+            if not _whole_or_minus_one(distinct):
+                values = _fractional(list(distinct)) if field.fractional else None
+                if values is None or min(values) < -1:
+                    return None
             columns.append(None)
     ids, submits = checked[0], checked[1]
     most = state.most
