@@ -166,6 +166,8 @@ def _plot_runs(args: argparse.Namespace, workload: Any, records: dict[str, Any])
 def _cmd_run(args: argparse.Namespace) -> int:
     from schedlib.experiments.backfilling import run_policy, summary_row
 
+    if args.stream:
+        return _run_streamed(args)
     _check_plot(args)
     workload = _load(args)
     record = run_policy(workload, args.policy, show_progress=True, conventions=args.conventions)
@@ -176,6 +178,40 @@ def _cmd_run(args: argparse.Namespace) -> int:
     _print_summaries([summary_row(workload, record)], args)
     if args.plot:
         _plot_runs(args, workload, {args.policy: record})
+    return 0
+
+
+def _run_streamed(args: argparse.Namespace) -> int:
+    """`run --stream`: CSV rows written as jobs end; neither the log nor the outcomes kept."""
+    from schedlib.backfill import schedule_iter
+    from schedlib.execution.progress import ProgressBar
+    from schedlib.experiments.backfilling import summary_fields
+    from schedlib.results.atomic import atomic_write
+    from schedlib.results.export import write_outcomes_csv
+    from schedlib.results.metrics import summarize_outcomes
+
+    if args.plot:
+        raise SchedlibError("--stream keeps no record to plot; drop --plot or --stream")
+    if not args.output or not args.output.lower().endswith(".csv"):
+        raise SchedlibError(
+            "--stream writes each job's CSV row as the job ends: give --output FILE.csv"
+        )
+    workload = _load(args)
+    horizon = workload.jobs[-1].submit if workload.jobs else 0
+    with ProgressBar(horizon, args.policy) as bar, atomic_write(Path(args.output)) as target:
+        outcomes = schedule_iter(
+            workload.jobs,
+            workload.cluster,
+            policy=args.policy,
+            excluded=workload.excluded,
+            progress=bar,
+            conventions=args.conventions,
+        )
+        written = write_outcomes_csv(outcomes, target, workload_name=workload.name)
+        summary = summarize_outcomes(
+            written, algorithm=args.policy, capacity=workload.cluster.processors
+        )
+    _print_summaries([summary_fields(workload, summary)], args)
     return 0
 
 
@@ -402,6 +438,13 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     _add_workload_arguments(run)
     run.add_argument(
         "--output", "-o", metavar="FILE", help="write per-job records to FILE (.csv or .json)"
+    )
+    run.add_argument(
+        "--stream",
+        action="store_true",
+        help="write each job's CSV row as the job ends, keeping neither the log nor the "
+        "outcomes (rows in end order; needs --output FILE.csv; memory: the cleaned workload "
+        "only)",
     )
     _add_format_argument(run)
     _add_explain_argument(run)

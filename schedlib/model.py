@@ -37,6 +37,7 @@ from typing import Any, Protocol, TypeAlias
 
 import attrs
 
+from schedlib.collector import paused_gc
 from schedlib.errors import InvalidValueError
 from schedlib.validation import at_least, finite_at_least
 
@@ -50,6 +51,7 @@ __all__ = [
     "JobId",
     "JobLike",
     "JobOutcome",
+    "OutcomeLedger",
     "RunRecord",
     "Time",
 ]
@@ -469,12 +471,14 @@ class RunRecord:
         """
         jobs = tuple(workload)
         log = tuple(events)
+        with paused_gc():  # one outcome per job, none in a cycle (see schedlib.collector)
+            outcomes = _derive_outcomes(jobs, log)
         return cls(
             algorithm=algorithm,
             workload=jobs,
             capacity=capacity,
             events=log,
-            outcomes=_derive_outcomes(jobs, log),
+            outcomes=outcomes,
             parameters=parameters or {},
             seed=seed,
         )
@@ -614,51 +618,124 @@ class RunRecord:
 
 
 def _derive_outcomes(jobs: tuple[Any, ...], log: tuple[JobEvent, ...]) -> tuple[JobOutcome, ...]:
-    # Accumulators per job, in JobOutcome's field order after requested_time:
-    # [state, reason, start, end, executed, place, preemptions, migrations, failures]
-    acc: dict[JobId, list[Any]] = {job.id: [None, "", None, None, 0, (), 0, 0, 0] for job in jobs}
-    open_segments: dict[tuple[JobId, int | None, tuple[int, ...]], Time] = {}
-    # Identity tests, most frequent kinds first: this loop sees every log entry.
-    submit_kind, start_kind, complete_kind = EventKind.SUBMIT, EventKind.START, EventKind.COMPLETE
-    completed = FinalState.COMPLETED
+    ledger = OutcomeLedger()
+    acc = ledger._acc
+    for job in jobs:  # a repeated id shares one ledger (the checkers report it)
+        acc[job.id] = [job, None, "", None, None, 0, (), 0, 0, 0]
+    feed = ledger.feed
     for event in log:
-        kind = event.kind
-        if kind is submit_kind:
-            continue
-        a = acc.get(event.job)
-        if a is None:
-            continue
-        if kind is start_kind:
-            open_segments[(event.job, event.task, event.place)] = event.time
-            if a[2] is None:
-                a[2] = event.time
-            a[5] = event.place
-            continue
-        if kind in _SEGMENT_ENDS:
-            began = open_segments.pop((event.job, event.task, event.place), None)
-            if began is not None:
-                a[4] += event.time - began
-            if kind is complete_kind:
-                if event.task is None:
-                    a[3], a[0], a[1] = event.time, completed, event.detail
-                continue
-        if kind is EventKind.PREEMPT:
-            a[6] += 1
-        elif kind is EventKind.MIGRATE:
-            a[7] += 1
-        elif kind is EventKind.FAIL:
-            a[8] += 1
-        elif kind in TERMINAL_STATES:
-            a[3], a[0], a[1] = event.time, TERMINAL_STATES[kind], event.detail
-    return tuple(
-        [
-            JobOutcome(
-                job.id,
-                job.submit,
-                getattr(job, "procs", 1),
-                getattr(job, "requested_time", None),
-                *acc[job.id],
-            )
-            for job in jobs
-        ]
+        feed(event)
+    return tuple([_outcome([job, *acc[job.id][1:]]) for job in jobs])
+
+
+def _outcome(a: list[Any]) -> JobOutcome:
+    job = a[0]
+    return JobOutcome(
+        job.id, job.submit, getattr(job, "procs", 1), getattr(job, "requested_time", None), *a[1:]
     )
+
+
+class OutcomeLedger:
+    """Each job's outcome, built from its log entries as they come (for runs read as a stream).
+
+    [`RunRecord.from_log`][schedlib.model.RunRecord.from_log] feeds a whole
+    log to one; a streaming run feeds the entries as they happen and gets
+    each job's [`JobOutcome`][schedlib.model.JobOutcome] by closing it at
+    its terminal entry (the ledger then forgets it: memory stays bounded by
+    the jobs in the system).
+
+    Notes
+    -----
+    Per job: `start` is the first `START`, `place` the last one's, `executed`
+    sums every segment from a `START` to the `PREEMPT`, `FAIL`, `CANCEL`,
+    `COMPLETE` or `KILL` of the same job, task and place; the terminal entry
+    gives `state`, `end` and `reason`. Entries of jobs never opened are
+    ignored. Complexity: $O(1)$ per entry.
+
+    Examples
+    --------
+    >>> ledger = OutcomeLedger()
+    >>> _ = ledger.open(Job(1, 0, 2, 10, 5))
+    >>> ledger.feed(JobEvent(0, 1, EventKind.START, (0, 1)))
+    False
+    >>> ledger.feed(JobEvent(5, 1, EventKind.COMPLETE, (0, 1)))
+    True
+    >>> out = ledger.close(1)
+    >>> (out.state.value, out.start, out.end, out.executed), ledger.open_jobs
+    (('completed', 0, 5, 5), 0)
+    """
+
+    __slots__ = ("_acc", "_segments")
+
+    def __init__(self) -> None:
+        # Per job, in JobOutcome's field order after requested_time, behind the job itself:
+        # [job, state, reason, start, end, executed, place, preemptions, migrations, failures]
+        self._acc: dict[JobId, list[Any]] = {}
+        self._segments: dict[tuple[JobId, int | None, tuple[int, ...]], Time] = {}
+
+    @property
+    def open_jobs(self) -> int:
+        """Jobs opened and not yet ended."""
+        return len(self._acc)
+
+    def open(self, job: Any) -> list[Any]:
+        """Start the ledger of `job` (anything with `id` and `submit`); its accumulator.
+
+        Raises
+        ------
+        InvalidValueError
+            If a job with the same id is open.
+        """
+        if job.id in self._acc:
+            raise InvalidValueError("job id", job.id, "a job with this id is already in the run")
+        entry = [job, None, "", None, None, 0, (), 0, 0, 0]
+        self._acc[job.id] = entry
+        return entry
+
+    def feed(self, event: JobEvent) -> bool:
+        """Account one log entry; whether it is its job's terminal entry."""
+        kind = event.kind
+        if kind is _SUBMIT:
+            return False
+        a = self._acc.get(event.job)
+        if a is None:
+            return False
+        if kind is _START:
+            self._segments[(event.job, event.task, event.place)] = event.time
+            if a[3] is None:
+                a[3] = event.time
+            a[6] = event.place
+            return False
+        if kind in _SEGMENT_ENDS:
+            began = self._segments.pop((event.job, event.task, event.place), None)
+            if began is not None:
+                a[5] += event.time - began
+            if kind is _COMPLETE:
+                if event.task is not None:
+                    return False
+                a[4], a[1], a[2] = event.time, _COMPLETED, event.detail
+                return True
+        if kind is EventKind.PREEMPT:
+            a[7] += 1
+        elif kind is EventKind.MIGRATE:
+            a[8] += 1
+        elif kind is EventKind.FAIL:
+            a[9] += 1
+        elif kind in TERMINAL_STATES:
+            a[4], a[1], a[2] = event.time, TERMINAL_STATES[kind], event.detail
+            return True
+        return False
+
+    def close(self, job: JobId) -> JobOutcome:
+        """The outcome of `job` as accounted so far; the ledger forgets the job.
+
+        Raises
+        ------
+        KeyError
+            If `job` is not open.
+        """
+        return _outcome(self._acc.pop(job))
+
+
+_SUBMIT, _START, _COMPLETE = EventKind.SUBMIT, EventKind.START, EventKind.COMPLETE
+_COMPLETED = FinalState.COMPLETED

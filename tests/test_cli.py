@@ -214,3 +214,44 @@ def test_a_stuck_simulation_is_our_fault_and_exits_1(
     assert (
         err.startswith("schedlib: internal error: simulation stuck at t=4") and err.count("\n") == 1
     )
+
+
+@pytest.mark.parametrize("policy", ["fcfs", "easy", "conservative"])
+def test_run_stream_writes_the_same_rows_as_they_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], policy: str
+) -> None:
+    whole, streamed = tmp_path / "whole.csv", tmp_path / "streamed.csv"
+    common = ("run", "--policy", policy, "--limit", "400", "--format", "json")
+    code, out_whole, _ = run(capsys, *common, "--output", str(whole))
+    assert code == 0
+    code, out_streamed, _ = run(capsys, *common, "--output", str(streamed), "--stream")
+    assert code == 0
+    rows_whole = whole.read_text().splitlines()
+    rows_streamed = streamed.read_text().splitlines()
+    assert rows_streamed[0] == rows_whole[0]  # the header
+    assert sorted(rows_streamed[1:]) == sorted(rows_whole[1:])
+    finish = rows_whole[0].split(",").index("finish_time")
+    ends = [float(r.split(",")[finish] or "nan") for r in rows_streamed[1:]]
+    ran = [t for t in ends if t == t]
+    assert ran == sorted(ran)  # written as the jobs end
+    a, b = json.loads(out_whole)[0], json.loads(out_streamed)[0]
+    for key, value in a.items():  # the same metrics, up to the order of the float sums
+        if isinstance(value, float):
+            assert b[key] == pytest.approx(value, rel=1e-12, nan_ok=True), key
+        else:
+            assert b[key] == value, key
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ((), "give --output FILE.csv"),
+        (("--output", "x.json"), "give --output FILE.csv"),
+        (("--output", "x.csv", "--plot", "x.png"), "no record to plot"),
+    ],
+)
+def test_run_stream_refuses_what_it_cannot_do(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: tuple[str, ...], message: str
+) -> None:
+    code, _, err = run(capsys, "run", "--limit", "10", "--stream", *extra)
+    assert code == 2 and message in err and len(err.splitlines()) == 1

@@ -2,7 +2,7 @@
 
 The layers, lowest first (the Background page draws them):
 
-0. ground: `model`, `errors`, `validation` (and the package's `__init__`);
+0. ground: `model`, `errors`, `validation`, `collector` (and the package's `__init__`);
 1. shared machinery: `engine`, `workloads`, `results`, `execution`;
 2. the single-site backfilling core, `backfill` (Sabin et al. §2), which the
    multi-site family runs at each of its sites;
@@ -33,6 +33,7 @@ LAYERS: dict[str, int] = {
     "model": 0,
     "errors": 0,
     "validation": 0,
+    "collector": 0,
     "engine": 1,
     "workloads": 1,
     "results": 1,

@@ -1,6 +1,7 @@
 """Single-site backfilling: FCFS, EASY (aggressive) and conservative, on one cluster.
 
-The entry point is [`schedule`][schedlib.backfill.simulation.schedule]
+The entry point is [`schedule`][schedlib.backfill.simulation.schedule] (and
+[`schedule_iter`][schedlib.backfill.simulation.schedule_iter], which yields outcomes as jobs end)
 (`policy=` one of [`POLICIES`][schedlib.backfill.simulation.POLICIES],
 `conventions=` one of [`CONVENTIONS`][schedlib.backfill.simulation.CONVENTIONS]); the
 decisions are pure functions in [`schedlib.backfill.policies`][schedlib.backfill.policies],
@@ -51,6 +52,7 @@ from schedlib.backfill.simulation import (
     BackfillState,
     ExcludedRecord,
     schedule,
+    schedule_iter,
 )
 
 __all__ = [
@@ -71,5 +73,6 @@ __all__ = [
     "easy",
     "fcfs",
     "schedule",
+    "schedule_iter",
     "shadow_time",
 ]

@@ -64,8 +64,10 @@ Examples
 
 from __future__ import annotations
 
+import heapq
 from bisect import bisect_left, bisect_right, insort
-from collections.abc import Callable, Collection, Iterable
+from collections import deque
+from collections.abc import Callable, Collection, Iterable, Iterator
 from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple, Protocol
 
@@ -81,7 +83,8 @@ from schedlib.backfill.policies import (
 )
 from schedlib.backfill.processors import FreeProcessors, Ranges, ids_of
 from schedlib.backfill.profile import Profile
-from schedlib.engine import Event, Phase, Step, simulate
+from schedlib.collector import paused_gc
+from schedlib.engine import Event, Phase, Step, simulate, stream
 from schedlib.errors import InvalidDecisionError, InvalidValueError
 from schedlib.model import (
     Cluster,
@@ -90,6 +93,8 @@ from schedlib.model import (
     Job,
     JobEvent,
     JobId,
+    JobOutcome,
+    OutcomeLedger,
     RunRecord,
     Time,
 )
@@ -102,6 +107,7 @@ __all__ = [
     "ExcludedRecord",
     "PyssEnd",
     "schedule",
+    "schedule_iter",
 ]
 
 POLICIES: tuple[str, ...] = ("fcfs", "easy", "conservative")
@@ -303,6 +309,105 @@ class _Work:
         return Step(state, self.events, (), self.log)
 
 
+class _Window:
+    """The records of a streamed run: read from the input as the run reaches them, then forgotten.
+
+    It holds every record from the next one to arrive up to the first one
+    submitted after the current instant (or the input's end), so that the
+    model reads them by index as from tuples (through
+    [`_View`][schedlib.backfill.simulation._View]s). Records are checked as
+    they are read: each must fit the cluster, and the input must be in
+    arrival order (submit, then id), which is what lets a stream be read
+    once. The model's state only grows forward in a streamed run: a state
+    handed back to the model after later ones were produced may have lost
+    its records.
+    """
+
+    __slots__ = ("_base", "_items", "_last", "_model", "_source", "done", "pending")
+
+    def __init__(
+        self, model: BackfillModel, jobs: Iterable[Job], excluded: Iterable[ExcludedRecord]
+    ) -> None:
+        self._model = model
+        tagged = (
+            ((job.submit, job.id, True, job) for job in jobs),
+            ((record.submit, record.id, False, record) for record in excluded),
+        )
+        self._source: Iterator[tuple[Time, JobId, bool, Any]] = heapq.merge(
+            *tagged, key=itemgetter(0, 1)
+        )
+        self._base = 0
+        self._items: deque[tuple[Any, Time, Request | None]] = deque()
+        self._last: tuple[Time, JobId] | None = None
+        self.done = False
+        self.pending: dict[JobId, Any] = {}
+        """Records read and not yet claimed by the consumer of the run (by id)."""
+
+    def __len__(self) -> int:
+        return self._base + len(self._items)
+
+    def get(self, i: int, field: int) -> Any:
+        return self._items[i - self._base][field]
+
+    def tail(self, i: int, field: int) -> list[Any]:
+        start = max(i - self._base, 0)
+        return [item[field] for k, item in enumerate(self._items) if k >= start]
+
+    def fill(self, now: Time | None, arrived: int = 0) -> None:
+        """Forget the records before `arrived`; read on to the first one submitted after `now`."""
+        items = self._items
+        while self._base < arrived and items:
+            items.popleft()
+            self._base += 1
+        model = self._model
+        while not self.done and (not items or (now is not None and items[-1][1] <= now)):
+            tagged = next(self._source, None)
+            if tagged is None:
+                self.done = True
+                break
+            submit, job_id, is_job, record = tagged
+            model._check(record, is_job)
+            if job_id in self.pending or job_id in model._runtime:
+                raise InvalidValueError(
+                    "Job.id", job_id, "appears twice among the jobs not yet ended"
+                )
+            key = (submit, job_id)
+            if self._last is not None and not key > self._last:
+                raise InvalidValueError(
+                    f"record {record.id}: (submit, id)",
+                    key,
+                    f"a streamed workload must be in arrival order (submit, then id); "
+                    f"it comes after {self._last}",
+                )
+            self._last = key
+            request = None
+            if is_job:
+                request = Request(record.id, record.submit, record.procs, record.requested_time)
+                model._runtime[record.id] = record.runtime
+                if model.conventions == "pyss":
+                    model._requested[record.id] = record.requested_time
+            items.append((record, record.submit, request))
+            self.pending[record.id] = record
+
+
+class _View:
+    """One field of a [`_Window`][schedlib.backfill.simulation._Window], indexed like a tuple."""
+
+    __slots__ = ("_field", "_window")
+
+    def __init__(self, window: _Window, field: int) -> None:
+        self._window = window
+        self._field = field
+
+    def __len__(self) -> int:
+        return len(self._window)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return self._window.tail(i.start or 0, self._field)
+        return self._window.get(i, self._field)
+
+
 class BackfillModel:
     """Runs one backfilling policy on one cluster, as a model of the shared engine.
 
@@ -351,6 +456,7 @@ class BackfillModel:
         log_reservations: bool = False,
         decide: Callable[[Any], Any] | None = None,
         conventions: str = "instant",
+        stream: bool = False,
     ) -> None:
         if policy not in POLICIES:
             raise InvalidValueError("policy", policy, f"must be one of {', '.join(POLICIES)}")
@@ -362,57 +468,69 @@ class BackfillModel:
         self.conventions = conventions
         self.cluster = cluster
         self.log_reservations = log_reservations
-        capacity = cluster.processors
-        jobs = tuple(jobs)
-        excluded = tuple(excluded)
-        seen: set[JobId] = set()
-        for job in jobs:
-            if job.procs > capacity:
-                raise InvalidValueError(
-                    f"Job(id={job.id}).procs",
-                    job.procs,
-                    f"job {job.id} needs {job.procs} processors, more than the {capacity} "
-                    f"of cluster {cluster.name!r}",
-                )
-            if not job.requested_time > 0:
-                raise InvalidValueError(
-                    f"Job(id={job.id}).requested_time",
-                    job.requested_time,
-                    "must be > 0: backfilling reserves processors for the requested time, "
-                    "and a reservation of length 0 would hold nothing",
-                )
-            if job.id in seen:
-                raise InvalidValueError("Job.id", job.id, "appears twice in the workload")
-            seen.add(job.id)
-        for record in excluded:
-            if record.state not in _EXCLUDED_KINDS:
-                raise InvalidValueError(
-                    f"excluded record {record.id}: state",
-                    record.state,
-                    "must be FinalState.REJECTED or FinalState.CANCELLED_IN_LOG",
-                )
-            if record.id in seen:
-                raise InvalidValueError("Job.id", record.id, "appears twice in the workload")
-            seen.add(record.id)
-        self.records: tuple[Any, ...] = tuple(
-            sorted(jobs + excluded, key=attrgetter("submit", "id"))
-        )
-        self._submit = tuple(r.submit for r in self.records)
-        excluded_ids = {r.id for r in excluded}
-        self._request: tuple[Request | None, ...] = tuple(
-            None if r.id in excluded_ids else Request(r.id, r.submit, r.procs, r.requested_time)
-            for r in self.records
-        )
-        self._runtime = {job.id: job.runtime for job in jobs}
-        self._requested = (
-            {job.id: job.requested_time for job in jobs} if conventions == "pyss" else {}
-        )
-        self._ids = tuple(range(capacity))  # shared by every place tuple
+        self._window: _Window | None = None
+        if stream:
+            self._window = _Window(self, jobs, excluded)
+            self.records: Any = _View(self._window, 0)
+            self._submit: Any = _View(self._window, 1)
+            self._request: Any = _View(self._window, 2)
+            self._runtime: dict[JobId, Time] = {}
+            self._requested: dict[JobId, Time] = {}
+            self._window.fill(None)
+        else:
+            jobs = tuple(jobs)
+            excluded = tuple(excluded)
+            seen: set[JobId] = set()
+            for is_job, records in ((True, jobs), (False, excluded)):
+                for record in records:
+                    self._check(record, is_job)
+                    if record.id in seen:
+                        raise InvalidValueError(
+                            "Job.id", record.id, "appears twice in the workload"
+                        )
+                    seen.add(record.id)
+            self.records = tuple(sorted(jobs + excluded, key=attrgetter("submit", "id")))
+            self._submit = tuple(r.submit for r in self.records)
+            excluded_ids = {r.id for r in excluded}
+            self._request = tuple(
+                None if r.id in excluded_ids else Request(r.id, r.submit, r.procs, r.requested_time)
+                for r in self.records
+            )
+            self._runtime = {job.id: job.runtime for job in jobs}
+            self._requested = (
+                {job.id: job.requested_time for job in jobs} if conventions == "pyss" else {}
+            )
+        self._ids = tuple(range(cluster.processors))  # shared by every place tuple
         self._custom = decide is not None
         self._decide: Callable[[Snapshot], Decision] = decide or (
             easy if policy == "easy" else fcfs
         )
         self._plan: Callable[[Plan], PlanDecision] = decide or conservative
+
+    def _check(self, record: Any, is_job: bool) -> None:
+        """Refuse a job the cluster cannot run or an excluded record of another state."""
+        if is_job:
+            capacity = self.cluster.processors
+            if record.procs > capacity:
+                raise InvalidValueError(
+                    f"Job(id={record.id}).procs",
+                    record.procs,
+                    f"job {record.id} needs {record.procs} processors, more than the {capacity} "
+                    f"of cluster {self.cluster.name!r}",
+                )
+            if not record.requested_time > 0:
+                raise InvalidValueError(
+                    f"Job(id={record.id}).requested_time",
+                    record.requested_time,
+                    "must be > 0: backfilling reserves processors for the requested time, "
+                    "and a reservation of length 0 would hold nothing",
+                )
+        elif record.state not in _EXCLUDED_KINDS:
+            raise InvalidValueError(
+                f"excluded record {record.id}: state",
+                record.state,
+                "must be FinalState.REJECTED or FinalState.CANCELLED_IN_LOG",
+            )
 
     # ----------------------------------------------------------------- set-up
 
@@ -480,6 +598,8 @@ class BackfillModel:
 
     def _arrive(self, work: _Work, now: Time) -> None:
         i = work.arrived
+        if self._window is not None:
+            self._window.fill(now, i)
         submit = self._submit
         requests = self._request
         records = self.records
@@ -523,6 +643,10 @@ class BackfillModel:
         work.free = work.free.give_back(freed)
         work.finished += k
         work.changed = True
+        if self._window is not None:  # a streamed run forgets the jobs that ended
+            for _, job_id, *_ in running[:k]:
+                del self._runtime[job_id]
+                self._requested.pop(job_id, None)
         if self.conventions == "pyss":
             return  # the scheduler learns of each end at its own event (see PyssEnd)
         if self.policy != "conservative":
@@ -716,6 +840,8 @@ class BackfillModel:
 
     def _arrive_one(self, work: _Work, now: Time, i: int) -> bool:
         """Submit record `i` alone; whether it is a job (an excluded record needs no pass)."""
+        if self._window is not None:
+            self._window.fill(now, i)
         record = self.records[i]
         work.log.append(JobEvent(now, record.id, _SUBMIT))
         work.arrived = i + 1
@@ -946,6 +1072,22 @@ def schedule(
     instant [0, 0, 10, 20]
     pyss [0, 0, 60, 10]
     """
+    with paused_gc():  # millions of small acyclic objects (see schedlib.collector)
+        return _schedule(
+            jobs, cluster, policy, excluded, progress, log_reservations, decide, conventions
+        )
+
+
+def _schedule(
+    jobs: Iterable[Job],
+    cluster: Cluster,
+    policy: str,
+    excluded: Iterable[ExcludedRecord],
+    progress: Callable[[float, int], None] | None,
+    log_reservations: bool,
+    decide: Callable[[Any], Any] | None,
+    conventions: str,
+) -> RunRecord:
     model = BackfillModel(
         jobs,
         cluster,
@@ -967,3 +1109,87 @@ def schedule(
     return RunRecord.from_log(
         policy, model.records, trace.log, capacity=cluster.processors, parameters=parameters
     )
+
+
+def schedule_iter(
+    jobs: Iterable[Job],
+    cluster: Cluster,
+    *,
+    policy: str = "easy",
+    excluded: Iterable[ExcludedRecord] = (),
+    progress: Callable[[float, int], None] | None = None,
+    conventions: str = "instant",
+) -> Iterator[JobOutcome]:
+    """Run a backfilling policy like [`schedule`][schedlib.backfill.simulation.schedule], yielding each outcome as its job ends.
+
+    Nothing is kept once handed out — neither the log nor the outcomes — and
+    the workload is read as the simulation reaches it, so memory stays flat
+    for traces of tens of millions of jobs (see the Performance page).
+
+    Parameters
+    ----------
+    jobs, excluded
+        As for `schedule`, but each must be in arrival order (submit time,
+        then id): they are read once, as the run reaches them (any iterable,
+        a generator included). A trace's jobs are in that order.
+    cluster, policy, progress, conventions
+        As for `schedule`.
+
+    Yields
+    ------
+    JobOutcome
+        One per record, when it reaches its terminal event: in the order the
+        jobs end (excluded records at their submit time), not in input order.
+        The same outcomes as `schedule(...).outcomes`, in another order.
+
+    Raises
+    ------
+    InvalidValueError
+        As `schedule` (a job wider than the cluster, ...) — when the run
+        reaches the record — and for a record out of arrival order, or an id
+        that is already in the system (ids are checked against the jobs not
+        yet ended; checking them against every past job would need memory
+        growing with the trace).
+
+    Notes
+    -----
+    The run is [`schedlib.engine.stream`][schedlib.engine.stream] over the
+    same model as `schedule`, without the event budget (a stream's length
+    is not known in advance; the livelock rule still guards it). Memory:
+    $O(q + r + c)$ for $q$ waiting and $r$ running jobs and a chunk of $c$
+    log entries; time: that of `schedule`.
+
+    References
+    ----------
+    Sabin et al. (2003) §2; Lifka 1995 (EASY); Mu'alem and Feitelson 2001 (conservative).
+
+    Examples
+    --------
+    >>> from schedlib.model import Cluster, Job
+    >>> jobs = (Job(i, 10 * i, 2, 100, 30 + i) for i in range(1, 5))
+    >>> [(o.job, o.start, o.end) for o in schedule_iter(jobs, Cluster(4), policy="fcfs")]
+    [(1, 10, 41), (2, 20, 52), (3, 41, 74), (4, 52, 86)]
+    """  # noqa: E501
+    model = BackfillModel(
+        jobs, cluster, policy, excluded=excluded, conventions=conventions, stream=True
+    )
+    assert model._window is not None
+    pending = model._window.pending
+    run = stream(
+        model,
+        model.initial_state(),
+        model.initial_events(),
+        max_events=_NO_BUDGET,
+        progress=progress,
+    )
+    ledger = OutcomeLedger()
+    open_job, feed, close = ledger.open, ledger.feed, ledger.close
+    for entry in run:
+        if entry.kind is _SUBMIT:
+            open_job(pending.pop(entry.job))
+        elif feed(entry):
+            yield close(entry.job)
+
+
+_NO_BUDGET = 1 << 62
+"""A streamed run has no event budget (its length is unknown); the livelock rule guards it."""

@@ -49,11 +49,12 @@ schedlib.errors.SimulationStuckError: simulation stuck at t=0: livelock: no job 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Collection, Hashable, Iterable
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator
 from typing import Any, Generic, NoReturn, Protocol, TypeVar
 
 import attrs
 
+from schedlib.collector import YOUNG_EVERY, collect_young, paused_gc
 from schedlib.engine.events import Event, Phase, Step
 from schedlib.errors import InvalidValueError, SimulationStuckError
 from schedlib.model import EventKind, JobEvent, JobId, Time
@@ -61,13 +62,16 @@ from schedlib.model import EventKind, JobEvent, JobId, Time
 __all__ = [
     "BUDGET_FACTOR",
     "BUDGET_MINIMUM",
+    "STREAM_CHUNK",
     "WINDOW_FACTOR",
     "WINDOW_MINIMUM",
     "Model",
+    "Stream",
     "Trace",
     "default_budget",
     "default_window",
     "simulate",
+    "stream",
 ]
 
 S = TypeVar("S")
@@ -266,106 +270,282 @@ def simulate(
        without that method: simulated time advanced). A livelock therefore
        trips between `window` and `2 * window` events after the last progress.
 
+    **Garbage collection.** A run allocates millions of small acyclic objects;
+    the loop runs with Python's automatic cyclic collection paused (see
+    [`schedlib.collector`][schedlib.collector]) and collects the youngest
+    generation itself every `YOUNG_EVERY` events, so cycles a model makes are
+    still reclaimed. The collector's previous setting is restored on return.
+
     Complexity: $O(E \\log E)$ heap work for $E$ events, plus the model's cost.
     """
-    heap: list[tuple[Time, int, int, Event | None]] = []
-    live: dict[Hashable, int] = {}
-    seq = 0
-    for initial in events:
-        if initial.key is not None:
-            live[initial.key] = seq
-        heap.append((initial.time, int(initial.phase), seq, initial))
-        seq += 1
-    heapq.heapify(heap)
-    log: list[JobEvent] = []
-    now: Time = heap[0][0] if heap else 0
-    pass_at: Time | None = None
-    handled = 0
-    push, pop = heapq.heappush, heapq.heappop
-    on_event, on_pass, is_done = model.on_event, model.on_pass, model.is_done
-    # progress guard: `check` is the next event count at which a rule is looked at
-    budget: int | None = max_events
-    remaining: Callable[[S, Time], float] | None = None
-    if guard:
-        items = seq + len(model.unfinished(state))
-        if budget is None:
-            hook = getattr(model, "event_budget", None)
-            budget = int(hook(state)) if hook is not None else default_budget(items)
-        if window is None:
-            hook = getattr(model, "livelock_window", None)
-            window = int(hook(state)) if hook is not None else default_window(items)
-        remaining = getattr(model, "remaining_work", None)
-    else:
-        window = None
-    if window is not None and window < 1:
-        raise InvalidValueError("window", window, "must be >= 1")
-    never = 1 << 62
-    next_window = window if window is not None else never
-    limit = budget if budget is not None else never
-    check = min(next_window, limit)
-    seen = 0  # log entries already scanned for progress
-    measure: float | None = None
-    if window is not None:
-        measure = remaining(state, now) if remaining is not None else now
-    while heap and not is_done(state):
-        time, _phase, number, event = pop(heap)
-        if event is None:
-            pass_at = None
-            step = on_pass(state, time)
+    run = _Run(model, state, events, max_events, guard, window, progress, keep=True)
+    with paused_gc():
+        for _ in run:
+            pass
+    return Trace(state=run.state, log=tuple(run.log), end=run.now, events=run.handled)
+
+
+def stream(
+    model: Model[S],
+    state: S,
+    events: Iterable[Event] = (),
+    *,
+    max_events: int | None = None,
+    guard: bool = True,
+    window: int | None = None,
+    progress: Callable[[Time, int], None] | None = None,
+) -> Stream[S]:
+    """Run `model` like [`simulate`][schedlib.engine.simulate], yielding log entries as they happen.
+
+    Nothing of the log is kept: memory stays flat however long the run
+    (the model's own state aside), for runs of tens of millions of jobs.
+    Parameters, rules and errors are those of `simulate`; the errors are
+    raised when the iteration reaches them.
+
+    Returns
+    -------
+    Stream
+        An iterator of [`JobEvent`][schedlib.model.JobEvent]s, in order;
+        its `state`, `end` and `events` attributes follow the run.
+
+    Notes
+    -----
+    Entries are handed out in chunks of up to `STREAM_CHUNK` (1024)
+    entries, i.e. at most that many entries after they happened. Automatic
+    garbage collection is paused only while the engine runs, never while the
+    consumer holds control. Complexity: that of `simulate`.
+
+    Examples
+    --------
+    >>> from schedlib.model import EventKind, JobEvent
+    >>> class Once:
+    ...     def on_event(self, state, event):
+    ...         return Step(frozenset(), log=(JobEvent(event.time, 1, EventKind.COMPLETE),))
+    ...     def on_pass(self, state, now):
+    ...         return Step(state)
+    ...     def is_done(self, state):
+    ...         return not state
+    ...     def unfinished(self, state):
+    ...         return tuple(state)
+    >>> run = stream(Once(), frozenset({1}), [Event(3, Phase.ARRIVAL)])
+    >>> [(e.time, e.kind.value) for e in run], run.end, run.events
+    ([(3, 'complete')], 3, 1)
+    """
+    run = _Run(model, state, events, max_events, guard, window, progress, keep=False)
+    return Stream(run)
+
+
+STREAM_CHUNK = 1024
+"""Log entries handed out at once by [`stream`][schedlib.engine.loop.stream]."""
+
+
+class Stream(Generic[S]):
+    """The iterator [`stream`][schedlib.engine.loop.stream] returns: log entries as they happen.
+
+    Attributes
+    ----------
+    state
+        The model's state after the events handled so far (the final state
+        once the iteration is over).
+    end
+        Time of the last event handled so far.
+    events
+        Number of events handled so far.
+    """
+
+    def __init__(self, run: _Run[S]) -> None:
+        self._run = run
+        self._chunks = iter(run)
+        self._entries: Iterator[JobEvent] = iter(())
+
+    def __iter__(self) -> Stream[S]:
+        return self
+
+    def __next__(self) -> JobEvent:
+        for entry in self._entries:
+            return entry
+        while True:
+            with paused_gc():
+                chunk = next(self._chunks)  # StopIteration ends the stream
+            if chunk:
+                self._entries = iter(chunk)
+                return next(self._entries)
+
+    @property
+    def state(self) -> S:
+        return self._run.state
+
+    @property
+    def end(self) -> Time:
+        return self._run.now
+
+    @property
+    def events(self) -> int:
+        return self._run.handled
+
+
+class _Run(Generic[S]):
+    """The event loop itself, shared by `simulate` and `stream`.
+
+    Iterating it runs the loop: with `keep`, the log accumulates in `log` and
+    nothing is yielded before the end; without, the log is yielded in chunks
+    of `STREAM_CHUNK` entries and then forgotten.
+    """
+
+    def __init__(
+        self,
+        model: Model[S],
+        state: S,
+        events: Iterable[Event],
+        max_events: int | None,
+        guard: bool,
+        window: int | None,
+        progress: Callable[[Time, int], None] | None,
+        keep: bool,
+    ) -> None:
+        heap: list[tuple[Time, int, int, Event | None]] = []
+        live: dict[Hashable, int] = {}
+        seq = 0
+        for initial in events:
+            if initial.key is not None:
+                live[initial.key] = seq
+            heap.append((initial.time, initial.phase, seq, initial))
+            seq += 1
+        heapq.heapify(heap)
+        self.model, self.state, self.heap, self.live, self.seq = model, state, heap, live, seq
+        self.now: Time = heap[0][0] if heap else 0
+        self.handled = 0
+        self.progress = progress
+        self.keep = keep
+        self.log: list[JobEvent] = []
+        # progress guard: the event budget, the livelock window and its measure
+        budget: int | None = max_events
+        self.remaining: Callable[[S, Time], float] | None = None
+        if guard:
+            items = seq + len(model.unfinished(state))
+            if budget is None:
+                hook = getattr(model, "event_budget", None)
+                budget = int(hook(state)) if hook is not None else default_budget(items)
+            if window is None:
+                hook = getattr(model, "livelock_window", None)
+                window = int(hook(state)) if hook is not None else default_window(items)
+            self.remaining = getattr(model, "remaining_work", None)
         else:
-            key = event.key
-            if key is not None:
-                if live.get(key) != number:
-                    continue  # cancelled or replaced
-                del live[key]
-            step = on_event(state, event)
-        now = time
-        handled += 1
-        state = step.state
-        if step.log:
-            log.extend(step.log)
-        for key in step.cancel:
-            live.pop(key, None)
-        for new in step.events:
-            if new.time < now:
-                raise InvalidValueError(
-                    "Event.time", new.time, f"is before the current time {now} ({new!r})"
-                )
-            if new.key is not None:
-                live[new.key] = seq
-            push(heap, (new.time, int(new.phase), seq, new))
-            seq += 1
-        if step.wake and event is not None and pass_at != now:
-            pass_at = now
-            push(heap, (now, _PASS, seq, None))
-            seq += 1
-        if handled >= check and not is_done(state):
-            if handled >= limit:
-                _stuck(model, state, now, log, f"event budget of {limit} spent", "event budget")
-            if handled >= next_window and window is not None:
-                progressed = any(e.kind in _PROGRESS_KINDS for e in log[seen:])
-                seen = len(log)
-                value = remaining(state, now) if remaining is not None else now
-                assert measure is not None
-                moved = value < measure if remaining is not None else value > measure
-                if not progressed and not moved:
-                    what = "remaining work did not decrease" if remaining else "time stood still"
-                    _stuck(
-                        model,
-                        state,
-                        now,
-                        log,
-                        f"livelock: no job progressed in {window} events ({what})",
-                        "livelock",
+            window = None
+        if window is not None and window < 1:
+            raise InvalidValueError("window", window, "must be >= 1")
+        self.window = window
+        self.budget = budget
+        self.measure: float | None = None
+        if window is not None:
+            remaining = self.remaining
+            self.measure = remaining(state, self.now) if remaining is not None else self.now
+
+    def __iter__(self) -> Iterator[list[JobEvent]]:
+        model, heap, live = self.model, self.heap, self.live
+        state, seq, now, handled = self.state, self.seq, self.now, self.handled
+        log = self.log
+        keep = self.keep
+        chunk = STREAM_CHUNK
+        progress = self.progress
+        pass_at: Time | None = None
+        push, pop = heapq.heappush, heapq.heappop
+        on_event, on_pass, is_done = model.on_event, model.on_pass, model.is_done
+        never = 1 << 62
+        window = self.window
+        next_window = window if window is not None else never
+        limit = self.budget if self.budget is not None else never
+        check = min(next_window, limit)
+        young = YOUNG_EVERY
+        progressed = False  # a progress entry was handed out since the last window check
+        seen = 0  # entries of `log` already scanned for progress
+        while heap and not is_done(state):
+            time, _phase, number, event = pop(heap)
+            if event is None:
+                pass_at = None
+                step = on_pass(state, time)
+            else:
+                key = event.key
+                if key is not None:
+                    if live.get(key) != number:
+                        continue  # cancelled or replaced
+                    del live[key]
+                step = on_event(state, event)
+            now = time
+            handled += 1
+            state = step.state
+            if step.log:
+                log.extend(step.log)
+            for key in step.cancel:
+                live.pop(key, None)
+            for new in step.events:
+                if new.time < now:
+                    raise InvalidValueError(
+                        "Event.time", new.time, f"is before the current time {now} ({new!r})"
                     )
-                measure = value
-                next_window = handled + window
-            check = min(next_window, limit)
-        if progress is not None and handled % _PROGRESS_EVERY == 0:
-            progress(now, handled)
-    if not is_done(state):
-        raise SimulationStuckError(now, _sorted(model.unfinished(state)), "no event left")
-    return Trace(state=state, log=tuple(log), end=now, events=handled)
+                if new.key is not None:
+                    live[new.key] = seq
+                push(heap, (new.time, new.phase, seq, new))
+                seq += 1
+            if step.wake and event is not None and pass_at != now:
+                pass_at = now
+                push(heap, (now, _PASS, seq, None))
+                seq += 1
+            if handled >= check and not is_done(state):
+                self.state, self.now, self.handled = state, now, handled
+                if handled >= limit:
+                    self._stuck(f"event budget of {limit} spent", "event budget")
+                if handled >= next_window and window is not None:
+                    progressed = progressed or _any_progress(log, seen)
+                    seen = len(log)
+                    self._check_livelock(progressed)
+                    progressed = False
+                    next_window = handled + window
+                check = min(next_window, limit)
+            if progress is not None and handled % _PROGRESS_EVERY == 0:
+                progress(now, handled)
+            if not handled % young:
+                collect_young()
+            if not keep and len(log) >= chunk:
+                self.state, self.now, self.handled, self.seq = state, now, handled, seq
+                progressed = progressed or _any_progress(log, seen)
+                out = log[:]
+                log.clear()
+                seen = 0
+                yield out
+        self.state, self.now, self.handled, self.seq = state, now, handled, seq
+        if not is_done(state):
+            raise SimulationStuckError(now, _sorted(model.unfinished(state)), "no event left")
+        if not keep and log:
+            out = log[:]
+            log.clear()
+            yield out
+
+    def _check_livelock(self, progressed: bool) -> None:
+        """The livelock rule at a window check (see `simulate`)."""
+        remaining = self.remaining
+        value = remaining(self.state, self.now) if remaining is not None else self.now
+        measure = self.measure
+        assert measure is not None
+        moved = value < measure if remaining is not None else value > measure
+        if not progressed and not moved:
+            what = "remaining work did not decrease" if remaining else "time stood still"
+            self._stuck(f"livelock: no job progressed in {self.window} events ({what})", "livelock")
+        self.measure = value
+
+    def _stuck(self, reason: str, rule: str) -> NoReturn:
+        raise SimulationStuckError(
+            self.now,
+            _sorted(self.model.unfinished(self.state)),
+            reason,
+            rule=rule,
+            recent=[_describe(e) for e in self.log[-_RECENT:]],
+        )
+
+
+def _any_progress(log: list[JobEvent], start: int) -> bool:
+    """Whether an entry of `log` from `start` on shows a job's progress."""
+    return any(e.kind in _PROGRESS_KINDS for e in log[start:])
 
 
 def _describe(entry: JobEvent) -> str:
@@ -373,18 +553,6 @@ def _describe(entry: JobEvent) -> str:
     task = f" task {entry.task}" if entry.task is not None else ""
     detail = f" ({entry.detail})" if entry.detail else ""
     return f"t={entry.time} job {entry.job}{task} {entry.kind.value}{place}{detail}"
-
-
-def _stuck(
-    model: Model[S], state: S, now: Time, log: list[JobEvent], reason: str, rule: str
-) -> NoReturn:
-    raise SimulationStuckError(
-        now,
-        _sorted(model.unfinished(state)),
-        reason,
-        rule=rule,
-        recent=[_describe(e) for e in log[-_RECENT:]],
-    )
 
 
 def _sorted(jobs: Collection[Any]) -> list[Any]:

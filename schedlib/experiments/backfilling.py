@@ -18,10 +18,17 @@ from typing import Any
 from schedlib.backfill import POLICIES, schedule
 from schedlib.execution.progress import ProgressBar
 from schedlib.model import RunRecord
-from schedlib.results.metrics import summarize
+from schedlib.results.metrics import Summary, summarize
 from schedlib.workloads import Workload
 
-__all__ = ["SUMMARY_CONTEXT", "compare", "run_policy", "summary", "summary_row"]
+__all__ = [
+    "SUMMARY_CONTEXT",
+    "compare",
+    "run_policy",
+    "summary",
+    "summary_fields",
+    "summary_row",
+]
 
 SUMMARY_CONTEXT = ("workload", "processors")
 """Columns of a summary row that describe the run rather than measure it."""
@@ -68,13 +75,21 @@ def summary_row(workload: Workload, record: RunRecord) -> dict[str, Any]:
     The columns are `workload`, `processors`, `policy`, then every field of
     [`Summary`][schedlib.results.metrics.Summary] but its algorithm name.
     """
-    summary = summarize(record).as_dict()
-    policy = summary.pop("algorithm")
+    return summary_fields(workload, summarize(record))
+
+
+def summary_fields(workload: Workload, summary: Summary) -> dict[str, Any]:
+    """The row of [`summary_row`][schedlib.experiments.backfilling.summary_row] from a summary.
+
+    For runs streamed without a record (`schedlib run --stream`).
+    """
+    fields = summary.as_dict()
+    policy = fields.pop("algorithm")
     return {
         "workload": workload.name,
         "processors": workload.cluster.processors,
         "policy": policy,
-        **summary,
+        **fields,
     }
 
 

@@ -17,6 +17,7 @@ from schedlib.results.export import (
     job_rows,
     write_csv,
     write_json,
+    write_outcomes_csv,
     write_record,
 )
 from schedlib.results.metrics import (
@@ -27,6 +28,7 @@ from schedlib.results.metrics import (
     ran,
     slowdown,
     summarize,
+    summarize_outcomes,
     turnaround,
     utilisation,
     wait,
@@ -75,10 +77,12 @@ __all__ = [
     "render_by",
     "slowdown",
     "summarize",
+    "summarize_outcomes",
     "turnaround",
     "utilisation",
     "wait",
     "write_csv",
     "write_json",
+    "write_outcomes_csv",
     "write_record",
 ]

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -61,6 +61,7 @@ __all__ = [
     "job_rows",
     "write_csv",
     "write_json",
+    "write_outcomes_csv",
     "write_record",
 ]
 
@@ -162,17 +163,56 @@ def job_rows(record: RunRecord, *, workload_name: str | None = None) -> list[dic
     >>> row["final_state"], row["waiting_time"], row["stretch"], row["allocated_resources"]
     ('COMPLETED_SUCCESSFULLY', 1, 1.25, '0-1')
     """
-    name = workload_name or str(record.parameter("workload") or DEFAULT_WORKLOAD_NAME)
+    name = _workload_name(record, workload_name)
     return [_row(o, name) for o in record.outcomes]
+
+
+def _workload_name(record: RunRecord, given: str | None) -> str:
+    return given or str(record.parameter("workload") or DEFAULT_WORKLOAD_NAME)
 
 
 def write_csv(record: RunRecord, stream: IO[str], *, workload_name: str | None = None) -> None:
     """Write the per-job CSV to an open text stream (`workload_name` as for `job_rows`)."""
+    name = _workload_name(record, workload_name)
+    for _ in write_outcomes_csv(record.outcomes, stream, workload_name=name):
+        pass
+
+
+def write_outcomes_csv(
+    outcomes: Iterable[JobOutcome], stream: IO[str], *, workload_name: str = DEFAULT_WORKLOAD_NAME
+) -> Iterator[JobOutcome]:
+    """Write the per-job CSV of outcomes as they come; yields each outcome once its row is written.
+
+    For runs handed out as a stream
+    ([`schedule_iter`][schedlib.backfill.simulation.schedule_iter]): each row
+    is written when its job ends, and nothing is kept. The header is written
+    at once; iterate the result to write the rows (a generator: a caller
+    may also compute metrics on the outcomes it passes through).
+
+    Examples
+    --------
+    >>> import io
+    >>> from schedlib.model import FinalState, JobOutcome
+    >>> done = JobOutcome(7, 0, 2, 10, FinalState.COMPLETED, "", 1, 5, 4, (0, 1), 0, 0, 0)
+    >>> out = io.StringIO()
+    >>> [o.job for o in write_outcomes_csv([done], out)]
+    [7]
+    >>> out.getvalue().splitlines()[1].split(",")[:4]
+    ['7', 'w0', '', '0']
+    """
     writer = csv.writer(stream, lineterminator="\n")
     columns = BATSIM_COLUMNS + EXTRA_COLUMNS
     writer.writerow(columns)
-    for row in job_rows(record, workload_name=workload_name):
+    return _write_rows(outcomes, writer, columns, workload_name)
+
+
+def _write_rows(
+    outcomes: Iterable[JobOutcome], writer: Any, columns: tuple[str, ...], workload_name: str
+) -> Iterator[JobOutcome]:
+    for outcome in outcomes:
+        row = _row(outcome, workload_name)
         writer.writerow(["" if row[c] is None else row[c] for c in columns])
+        yield outcome
 
 
 def write_json(
