@@ -25,18 +25,17 @@ Job(id=11, submit=566129, procs=1, requested_time=28800, runtime=28826, user=153
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import gc
 import itertools
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from schedlib.collector import paused_gc
 from schedlib.errors import InvalidValueError, WorkloadFormatError
 from schedlib.model import Cluster, Job
 from schedlib.validation import require
@@ -330,24 +329,6 @@ def load_workload(
     return _load(Path(path), processors, cleaning, limit, strict)
 
 
-@contextlib.contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """Pause Python's cycle collector while a trace is read, then restore it.
-
-    Reading creates hundreds of thousands of jobs and no reference cycle;
-    the collector would walk the growing heap again and again for nothing
-    (about a tenth of the time). Objects are still freed by reference
-    counting, and the collector runs again as before on leaving.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def _load(
     path: Path,
     processors: int | None,
@@ -355,7 +336,8 @@ def _load(
     limit: int | None,
     strict: bool,
 ) -> Workload:
-    with open_swf(path, strict=strict, limit=limit) as reader, _no_cycle_collection():
+    # paused collector: hundreds of thousands of jobs, no cycle (see schedlib.collector)
+    with open_swf(path, strict=strict, limit=limit) as reader, paused_gc():
         header = reader.header
         known = processors
         if known is None:
