@@ -392,8 +392,18 @@ def _reproduction(name: str) -> ModuleType | None:
         raise
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Build the argument parser of the `schedlib` command."""
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The subcommand named on a command line (the top level takes no option values)."""
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """Build the argument parser of the `schedlib` command.
+
+    With `argv`, the command line it will parse, the experiments of
+    `reproduce` (each imports its reproduction, which is slow) are set up
+    only when that command line may need them: no subcommand, or `reproduce`.
+    """
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Grid and HPC job-scheduling algorithms: simulate, compare, reproduce.",
@@ -556,6 +566,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Reproduce the experiment of one of the papers.",
     )
     experiments = reproduce.add_subparsers(dest="experiment", metavar="EXPERIMENT", required=True)
+    if argv is not None and _command_of(argv) not in (None, "reproduce"):
+        return parser  # another command: no reproduction is imported
     for name in REPRODUCTIONS:
         module = _reproduction(name)
         if module is None:
@@ -584,8 +596,9 @@ def _silence_stdout() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `schedlib` command; returns the exit code."""
-    try:  # building the parser imports every reproduction: Ctrl-C may land here too
-        args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    try:  # building the parser may import every reproduction: Ctrl-C may land here too
+        args = build_parser(argv).parse_args(argv)
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130

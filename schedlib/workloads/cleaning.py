@@ -56,7 +56,7 @@ record is excluded; with $N$ processors:
 
 Examples
 --------
->>> from schedlib.workloads.swf import SWFRecord
+>>> from schedlib.workloads.swf import SWFReader, SWFRecord
 >>> def rec(job, submit, runtime, procs, requested, status=1):
 ...     return SWFRecord(job, submit, 0, runtime, procs, -1, -1, procs, requested, -1,
 ...                      status, 1, 1, -1, -1, -1, -1, -1)
@@ -72,16 +72,18 @@ Examples
 
 from __future__ import annotations
 
+import math
 import operator
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from itertools import chain
 from typing import Any, Literal
 
 import attrs
 
 from schedlib.errors import InvalidValueError
-from schedlib.model import FinalState, Job, JobId, Time
+from schedlib.model import FinalState, Job, JobId, Time, trusted_job
 from schedlib.validation import at_least, finite_at_least, require
-from schedlib.workloads.swf import SWFRecord
+from schedlib.workloads.swf import SWFReader, SWFRecord
 
 __all__ = [
     "CLEANINGS",
@@ -420,6 +422,42 @@ _COUNTERS = (
 
 _submit_order = operator.attrgetter("submit", "id")
 
+# The fields cleaning reads: by name on any record, by position in a reader's columns.
+# `procs_from="allocated"` swaps the two processor counts: the preferred one comes first.
+_USED = ("job_id", "submit", "runtime", "requested_procs", "allocated_procs", "requested_time",
+         "status", "user", "group")  # fmt: skip
+_SWAPPED = tuple(
+    {"requested_procs": "allocated_procs", "allocated_procs": "requested_procs"}.get(name, name)
+    for name in _USED
+)
+
+
+def _used_fields(
+    records: Iterable[SWFRecord], procs_from: ProcsFrom
+) -> tuple[Iterable[tuple[Any, ...]], bool]:
+    """The fields cleaning reads, record by record, and whether they are already checked:
+    an [`SWFReader`][schedlib.workloads.swf.SWFReader]'s are (integers, `>= 0` or
+    `-1`), so jobs built from them skip `Job`'s checks."""
+    names = _USED if procs_from == "requested" else _SWAPPED
+    if isinstance(records, SWFReader):
+        pick = operator.itemgetter(*(SWFRecord._fields.index(name) for name in names))
+        batches = records.batches(pick(range(len(SWFRecord._fields))))
+        return chain.from_iterable(zip(*pick(b), strict=True) for b in batches), True
+    return map(operator.attrgetter(*names), records), False
+
+
+def _finish(
+    jobs: list[Job],
+    excluded: list[ExcludedJob],
+    in_order: bool,
+    report: CleaningReport,
+) -> CleanedJobs:
+    """Rule 9: the stable sort by `(submit, id)`, skipped when the records came in that order."""
+    if not in_order:
+        jobs.sort(key=_submit_order)
+        excluded.sort(key=_submit_order)
+    return CleanedJobs(tuple(jobs), tuple(excluded), report)
+
 
 def clean(
     records: Iterable[SWFRecord],
@@ -433,7 +471,9 @@ def clean(
     ----------
     records
         The records, in file order (any iterable, read once: a lazy reader
-        works).
+        works). An open [`SWFReader`][schedlib.workloads.swf.SWFReader] itself
+        (not yet iterated) is read fastest: its rows are checked as the file
+        is read, so the jobs are built without checking them again.
     processors
         The machine size: jobs asking for more are rejected. `None`: no limit.
     policy
@@ -447,17 +487,18 @@ def clean(
     Raises
     ------
     InvalidValueError
-        If `processors` is not an integer >= 1.
+        If `processors` is not an integer >= 1, or a record built in code
+        makes a job `Job` refuses (e.g. a negative job number).
 
     Notes
     -----
     The rules and their order are listed in the module documentation.
     Complexity: $O(n \\log n)$ for $n$ records (the sort), $O(n)$ when
-    already in order.
+    already in order (then no sort is done).
 
     Examples
     --------
-    >>> from schedlib.workloads.swf import SWFRecord
+    >>> from schedlib.workloads.swf import SWFReader, SWFRecord
     >>> record = SWFRecord(1, 0, 0, 10, 64, -1, -1, 64, 20, -1, 1, 1, 1, -1, -1, -1, -1, -1)
     >>> clean([record], processors=32).excluded[0].reason
     'asks for 64 processors; the machine has 32'
@@ -465,35 +506,31 @@ def clean(
     if processors is not None:
         require(processors, "processors", at_least=1)
     policy = CleaningPolicy() if policy is None else policy
+    rows, checked = _used_fields(records, policy.procs_from)
+    make_job = trusted_job if checked else Job
     if policy.rules == "pyss":
-        return _clean_pyss(records, processors, policy)
+        return _clean_pyss(rows, make_job, processors, policy)
     extend = policy.over_limit == "extend"
-    reject_unknown_estimate = policy.unknown_requested_time == "reject"
+    keep_unknown_estimate = policy.unknown_requested_time == "runtime"
     zero_to_one = policy.zero_runtime == "one_second"
-    requested_first = policy.procs_from == "requested"
     limit = processors
+    most = math.inf if limit is None else limit
     counts = dict.fromkeys(_COUNTERS, 0)
     jobs: list[Job] = []
     excluded: list[ExcludedJob] = []
-    total = 0
+    add_job = jobs.append
     last_submit = 0
+    in_order, last_at, last_id = True, 0, -1  # are the records sorted by (submit, id)?
     rejected, cancelled = FinalState.REJECTED, FinalState.CANCELLED_IN_LOG
 
-    for record in records:
-        total += 1
-        job_id, submit, runtime = record.job_id, record.submit, record.runtime
-        requested, status = record.requested_time, record.status
-        if requested_first:
-            procs, other = record.requested_procs, record.allocated_procs
-        else:
-            procs, other = record.allocated_procs, record.requested_procs
+    # `procs` is the preferred processor count (policy.procs_from), `other` the other one
+    for job_id, submit, runtime, procs, other, requested, status, user, group in rows:
         fallback = procs <= 0 < other
         if fallback:
             procs = other
-        known_estimate = requested if requested > 0 else None
 
         # rules 1-5 and 7 (reject): the first that applies excludes the record
-        at, reason, counter, state = submit, "", "", rejected
+        at = submit
         if submit == -1:
             at, counter = last_submit, "rejected_unknown_submit"
             reason = "submit time unknown (field 2 = -1)"
@@ -501,23 +538,32 @@ def clean(
             if submit < last_submit:
                 counts["out_of_order"] += 1
             last_submit = submit
-            if status == 5 and runtime <= 0:
-                counter, state = "cancelled_in_log", cancelled
+            if runtime > 0 and 0 < procs <= most and (requested > 0 or keep_unknown_estimate):
+                counter = ""  # the common case: none of the rules below applies
+            elif status == 5 and runtime <= 0:
+                counter = "cancelled_in_log"
                 reason = f"cancelled before it ran (status 5, runtime {runtime})"
             elif runtime == -1:
                 counter, reason = "rejected_unknown_runtime", "runtime unknown (field 4 = -1)"
             elif procs <= 0:
                 counter = "rejected_unknown_procs"
                 reason = "processor count unknown (fields 5 and 8 are both -1)"
-            elif limit is not None and procs > limit:
+            elif procs > most:
                 counter = "rejected_oversized"
                 reason = f"asks for {procs} processors; the machine has {limit}"
-            elif known_estimate is None and reject_unknown_estimate:
+            elif requested <= 0 and not keep_unknown_estimate:
                 counter = "rejected_unknown_requested_time"
                 reason = f"requested time unknown (field 9 = {requested})"
+            else:
+                counter = ""
+        if at <= last_at and (at < last_at or job_id < last_id):
+            in_order = False
+        last_at, last_id = at, job_id
         if counter:
             counts[counter] += 1
-            excluded.append(ExcludedJob(job_id, at, max(procs, 0), known_estimate, state, reason))
+            state = cancelled if counter == "cancelled_in_log" else rejected
+            estimate = requested if requested > 0 else None
+            excluded.append(ExcludedJob(job_id, at, max(procs, 0), estimate, state, reason))
             continue
         # 6. zero runtime
         if runtime == 0:
@@ -525,7 +571,7 @@ def clean(
             if zero_to_one:
                 runtime = 1
         # 7. unknown requested time (when not rejected above)
-        if known_estimate is None:
+        if requested <= 0:
             counts["requested_time_from_runtime"] += 1
             requested = runtime
         # 8. runtime above the requested time
@@ -537,9 +583,8 @@ def clean(
             counts["procs_fallback"] += 1
         if status == 5:
             counts["cancelled_while_running"] += 1
-        user, group = record.user, record.group
-        jobs.append(
-            Job(
+        add_job(
+            make_job(
                 job_id,
                 submit,
                 procs,
@@ -550,31 +595,32 @@ def clean(
             )
         )
 
-    # 9. stable sort by (submit, id); cheap when already in order
-    jobs.sort(key=_submit_order)
-    excluded.sort(key=_submit_order)
+    total = len(jobs) + len(excluded)
     report = CleaningReport(policy, processors, total, len(jobs), **counts)
-    return CleanedJobs(tuple(jobs), tuple(excluded), report)
+    return _finish(jobs, excluded, in_order, report)
 
 
 def _clean_pyss(
-    records: Iterable[SWFRecord], processors: int | None, policy: CleaningPolicy
+    rows: Iterable[tuple[Any, ...]],
+    make_job: Callable[..., Job],
+    processors: int | None,
+    policy: CleaningPolicy,
 ) -> CleanedJobs:
     """The pyss simulator's cleaning (see the module documentation): every record runs."""
     counts = dict.fromkeys(_COUNTERS, 0)
     jobs: list[Job] = []
+    add_job = jobs.append
     total = 0
     last_submit = 0
+    in_order, last_at, last_id = True, 0, -1
     limit = processors
-    for record in records:
+    for job_id, submit, runtime, _, allocated, requested, status, user, group in rows:
         total += 1
-        submit, runtime, allocated = record.submit, record.runtime, record.allocated_procs
-        requested = record.requested_time
         if submit >= 0:
             if submit < last_submit:
                 counts["out_of_order"] += 1
             last_submit = submit
-        if record.status == 5 and runtime > 0:
+        if status == 5 and runtime > 0:
             counts["cancelled_while_running"] += 1
         if runtime <= 0 or allocated <= 0 or submit < 0:
             counts["one_second"] += 1
@@ -587,10 +633,12 @@ def _clean_pyss(
         if limit is not None and procs > limit:
             counts["procs_capped"] += 1
             procs = limit
-        user, group = record.user, record.group
-        jobs.append(
-            Job(
-                record.job_id,
+        if submit <= last_at and (submit < last_at or job_id < last_id):
+            in_order = False
+        last_at, last_id = submit, job_id
+        add_job(
+            make_job(
+                job_id,
                 submit,
                 procs,
                 estimate,
@@ -599,6 +647,5 @@ def _clean_pyss(
                 None if group == -1 else group,
             )
         )
-    jobs.sort(key=_submit_order)
     report = CleaningReport(policy, processors, total, len(jobs), **counts)
-    return CleanedJobs(tuple(jobs), (), report)
+    return _finish(jobs, [], in_order, report)

@@ -35,6 +35,7 @@ from typing import Any
 
 import attrs
 
+from schedlib.collector import paused_gc
 from schedlib.errors import InvalidValueError, WorkloadFormatError
 from schedlib.model import Cluster, Job
 from schedlib.validation import require
@@ -335,7 +336,8 @@ def _load(
     limit: int | None,
     strict: bool,
 ) -> Workload:
-    with open_swf(path, strict=strict, limit=limit) as reader:
+    # paused collector: hundreds of thousands of jobs, no cycle (see schedlib.collector)
+    with open_swf(path, strict=strict, limit=limit) as reader, paused_gc():
         header = reader.header
         known = processors
         if known is None:
