@@ -459,7 +459,7 @@ class ProfileEditor:
             while free[end - 1] < procs:
                 end -= 1
             limit = times[end]
-            if duration > limit - t or candidate + duration > limit:
+            if candidate + duration > limit:  # as the scan tests it (not `limit - t`: rounding)
                 return current
             for known in self._failed:
                 if (

@@ -394,3 +394,13 @@ def test_a_change_forgets_the_failures() -> None:
     assert editor.earlier_fit(4, 1, 3, 10) == 4
     editor.reserve(5, 1, 1)  # closed again, elsewhere
     assert editor.earlier_fit(4, 1, 3, 10) == 6
+
+
+def test_a_window_that_fits_exactly_in_floats_is_found() -> None:
+    # t + d == limit in floating point, but d > limit - t: the job fits [t, limit) exactly
+    # and must move there (the shortcut once tested `d > limit - t` and kept it later).
+    t, d = 868060.7272727274, 5648.925619834711
+    limit = t + d
+    assert d > limit - t  # the rounding this test is about
+    editor = Profile.idle(4).reserve(limit, 100, 4).reserve(limit + 100, d, 2).edit()
+    assert editor.earlier_fit(t, 2, d, limit + 100) == t
