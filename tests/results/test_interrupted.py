@@ -39,6 +39,16 @@ def _command(*args: str) -> list[str]:
     return [sys.executable, "-m", "schedlib", *args]
 
 
+def _as_from_a_terminal() -> None:
+    """Child set-up: Ctrl-C handled as a terminal's command gets it.
+
+    A suite started as a background job of a non-interactive shell (`cmd &`)
+    inherits SIGINT ignored, and so would the command under test: it would
+    then finish normally instead of being interrupted.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _parts(folder: Path) -> list[Path]:
     return [p for p in folder.iterdir() if p.name.endswith(PART_SUFFIX)]
 
@@ -94,6 +104,7 @@ def test_ctrl_c_prints_one_line_and_exits_130(big_trace: Path, tmp_path: Path) -
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_as_from_a_terminal,
     )
     assert process.stderr is not None
     first = process.stderr.readline()  # the trace summary: the run has begun
@@ -128,6 +139,7 @@ def test_ctrl_c_to_the_process_group_stops_a_parallel_reproduction_and_its_worke
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=_as_from_a_terminal,
     )
     deadline = time.monotonic() + 60
     workers: set[int] = set()
