@@ -68,6 +68,7 @@ import heapq
 from bisect import bisect_left, bisect_right, insort
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Iterator
+from itertools import islice
 from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple, Protocol
 
@@ -351,8 +352,7 @@ class _Window:
         return self._items[i - self._base][field]
 
     def tail(self, i: int, field: int) -> list[Any]:
-        start = max(i - self._base, 0)
-        return [item[field] for k, item in enumerate(self._items) if k >= start]
+        return [item[field] for item in islice(self._items, max(i - self._base, 0), None)]
 
     def fill(self, now: Time | None, arrived: int = 0) -> None:
         """Forget the records before `arrived`; read on to the first one submitted after `now`."""

@@ -82,6 +82,31 @@ def summary_fields(workload: Workload, summary: Summary) -> dict[str, Any]:
     """The row of [`summary_row`][schedlib.experiments.backfilling.summary_row] from a summary.
 
     For runs streamed without a record (`schedlib run --stream`).
+
+    Parameters
+    ----------
+    workload
+        The workload run (its name and machine size fill the context columns).
+    summary
+        The run's metrics, e.g. from
+        [`summarize_outcomes`][schedlib.results.metrics.summarize_outcomes].
+
+    Returns
+    -------
+    dict
+        `workload`, `processors`, `policy`, then every other field of the summary.
+
+    Examples
+    --------
+    >>> from schedlib.model import FinalState, JobOutcome
+    >>> from schedlib.results.metrics import summarize_outcomes
+    >>> from schedlib.workloads import Workload
+    >>> from schedlib.model import Job
+    >>> workload = Workload.from_jobs([Job(1, 0, 2, 10, 4)], 4, name="tiny")
+    >>> done = JobOutcome(1, 0, 2, 10, FinalState.COMPLETED, "", 0, 4, 4, (0, 1), 0, 0, 0)
+    >>> row = summary_fields(workload, summarize_outcomes([done], algorithm="easy", capacity=4))
+    >>> row["workload"], row["processors"], row["policy"], row["utilisation"]
+    ('tiny', 4, 'easy', 0.5)
     """
     fields = summary.as_dict()
     policy = fields.pop("algorithm")

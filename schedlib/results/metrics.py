@@ -145,11 +145,9 @@ def utilisation(record: RunRecord) -> float:
     Counts the executed time of every job, including jobs that failed or
     were preempted (their executed time did occupy processors).
     """
-    span = makespan(record.outcomes)
-    if span <= 0:
-        return 0.0
-    used = sum(o.procs * o.executed for o in record.outcomes)
-    return used / (record.capacity * span)
+    return summarize_outcomes(
+        record.outcomes, algorithm=record.algorithm, capacity=record.capacity, median=False
+    ).utilisation
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -172,10 +170,6 @@ def percentile(values: Sequence[float], q: float) -> float:
     low = math.floor(pos)
     high = min(low + 1, len(data) - 1)
     return float(data[low] + (data[high] - data[low]) * (pos - low))
-
-
-def _mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values) if values else math.nan
 
 
 @attrs.frozen(slots=True)
@@ -336,6 +330,11 @@ def summarize_outcomes(
         The same figures as `summarize` gives for a record with these
         outcomes in this order.
 
+    Raises
+    ------
+    InvalidValueError
+        If `capacity` is not an integer >= 1.
+
     Notes
     -----
     Means are running sums divided by counts, in the order given (for a
@@ -351,6 +350,7 @@ def summarize_outcomes(
     >>> (s.jobs, s.mean_wait, s.utilisation), math.isnan(s.median_wait)
     ((1, 5.0, 0.5), True)
     """
+    require(capacity, "capacity", at_least=1)
     counts = {state: 0 for state in FinalState}
     jobs = 0
     ran_count = slow_count = 0

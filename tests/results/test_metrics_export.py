@@ -122,3 +122,10 @@ def test_render_formats_agree() -> None:
     assert render(rows, "csv").splitlines()[2] == "easy,,4"
     with pytest.raises(InvalidValueError, match="format = 'xml'"):
         render(rows, "xml")
+
+
+def test_a_streamed_summary_refuses_a_machine_without_processors() -> None:
+    from schedlib.results.metrics import summarize_outcomes
+
+    with pytest.raises(InvalidValueError, match="capacity"):
+        summarize_outcomes([], algorithm="easy", capacity=0)
