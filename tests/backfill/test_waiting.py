@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -62,11 +63,7 @@ def test_a_waiting_queue_equals_its_tuple_through_appends_and_removals(
 
 
 def test_indexing_out_of_range_raises_like_a_tuple() -> None:
-    queue = WaitingQueue((1, 2)) + (3,)
+    queue = WaitingQueue((1, 2)) + (3,)  # noqa: RUF005 (the queue's append)
     for index in (3, -4):
-        try:
+        with pytest.raises(IndexError):
             queue[index]
-        except IndexError:
-            pass
-        else:
-            raise AssertionError(f"index {index} did not raise")
