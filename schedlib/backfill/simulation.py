@@ -614,27 +614,39 @@ class BackfillModel:
         if self._window is not None:
             self._window.fill(now, i)
         submit = self._submit
+        j = i
+        n = len(submit)
+        while j < n and submit[j] == now:
+            j += 1
+        arrivals: list[Request] = []
+        self._submit_records(work, now, i, j, arrivals)
+        work.arrived = j
+        if arrivals:
+            work.queue = work.queue + tuple(arrivals)
+            work.new = len(arrivals)
+
+    def _submit_records(
+        self, work: _Work, now: Time, i: int, j: int, arrivals: list[Request]
+    ) -> None:
+        """Log the submission of records `i` to `j - 1` at `now`; their jobs go to `arrivals`.
+
+        An excluded record is logged `SUBMIT` then `REJECT` / `LOG_CANCELLED`
+        and is finished at once.
+        """
         requests = self._request
         records = self.records
         log = work.log
-        arrivals = []
-        n = len(submit)
-        while i < n and submit[i] == now:
-            request = requests[i]
-            log.append(trusted_event(now, records[i].id, _SUBMIT))
+        for k in range(i, j):
+            log.append(trusted_event(now, records[k].id, _SUBMIT))
+            request = requests[k]
             if request is None:
-                record = records[i]
+                record = records[k]
                 log.append(
                     JobEvent(now, record.id, _EXCLUDED_KINDS[record.state], detail=record.reason)
                 )
                 work.finished += 1
             else:
                 arrivals.append(request)
-            i += 1
-        work.arrived = i
-        if arrivals:
-            work.queue = work.queue + tuple(arrivals)
-            work.new = len(arrivals)
 
     def _complete(self, work: _Work, now: Time) -> None:
         running = work.running
@@ -706,12 +718,11 @@ class BackfillModel:
         i = work.arrived
         if self._window is not None:
             self._window.fill(end, i)
-        submit, requests, records = self._submit, self._request, self.records
+        submit, requests = self._submit, self._request
         n = len(submit)
         if i == n or submit[i] >= end:
             return i
         check = self._inert if self.policy == "easy" else None
-        log = work.log
         waiting: list[Request] = []
         while i < n and submit[i] < end:
             t = submit[i]
@@ -721,17 +732,7 @@ class BackfillModel:
                 if request is not None and check is not None and not check(work, t, request):
                     return self._absorbed(work, waiting, i)
                 j += 1
-            for k in range(i, j):
-                log.append(trusted_event(t, records[k].id, _SUBMIT))
-                request = requests[k]
-                if request is None:
-                    record = records[k]
-                    log.append(
-                        JobEvent(t, record.id, _EXCLUDED_KINDS[record.state], detail=record.reason)
-                    )
-                    work.finished += 1
-                else:
-                    waiting.append(request)
+            self._submit_records(work, t, i, j, waiting)
             i = j
         return self._absorbed(work, waiting, i)
 
@@ -932,18 +933,14 @@ class BackfillModel:
         """Submit record `i` alone; whether it is a job (an excluded record needs no pass)."""
         if self._window is not None:
             self._window.fill(now, i)
-        record = self.records[i]
-        work.log.append(trusted_event(now, record.id, _SUBMIT))
+        arrivals: list[Request] = []
+        self._submit_records(work, now, i, i + 1, arrivals)
         work.arrived = i + 1
         if i + 1 < len(self._submit):
             work.events.append(Event(self._submit[i + 1], _ARRIVAL, i + 1))
-        request = self._request[i]
-        if request is None:
-            kind = _EXCLUDED_KINDS[record.state]
-            work.log.append(JobEvent(now, record.id, kind, detail=record.reason))
-            work.finished += 1
+        if not arrivals:
             return False
-        work.queue = work.queue + (request,)  # noqa: RUF005 (a WaitingQueue appends)
+        work.queue = work.queue + tuple(arrivals)
         return True
 
 
