@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import compress as compress_
 from itertools import count, islice, repeat
-from operator import eq
+from operator import eq, ne
 
 import attrs
 
@@ -514,6 +514,26 @@ def conservative(plan: Plan) -> PlanDecision:
     moves: list[tuple[int, Time]] = []
     checked = [False] * n
     unknown = plan.settled is None  # every job is checked from `now`
+    if compress and unknown:
+        # The jobs that hold a reservation, up to the first that has none: all
+        # re-checked from `now`, in queue order, in one call (same checks, same moves).
+        stop = reservations.index(None) if None in reservations else n
+        if stop:
+            held = queue[:stop]
+            durations = [job.requested_time for job in held]
+            olds: tuple[Time, ...] = reservations[:stop]  # type: ignore[assignment]
+            starts = editor.compress(now, [job.procs for job in held], durations, olds)
+            for k in compress_(count(), map(ne, starts, olds)):
+                at = starts[k]
+                new[k] = at
+                changed.append(k)
+                gap = at + durations[k]
+                if gap < olds[k]:
+                    gap = olds[k]  # its old place, from here on, is free
+                moves.append((k, gap))
+                if gap < freed_here:
+                    freed_here = gap
+            first = stop
     for k in range(first, n):
         old = reservations[k]
         job = queue[k]

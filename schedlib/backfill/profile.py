@@ -431,65 +431,162 @@ class ProfileEditor:
         >>> e.earlier_fit(0, 2, 5, 10), e.earlier_fit(0, 1, 5, 10)
         (10, 0)
         """
-        if current <= t:
-            return current
+        return self._recheck(t, (procs,), (duration,), (current,), False)[0]
+
+    def compress(
+        self,
+        t: Time,
+        procs: Sequence[int],
+        durations: Sequence[Time],
+        currents: Sequence[Time],
+    ) -> list[Time]:
+        """Re-place reservations one after the other at their earlier fit from `t` (in place).
+
+        For each reservation $k$ in order — `procs[k]` processors for
+        `durations[k]` from `currents[k]`, held in this profile — exactly
+        `at = earlier_fit(t, procs[k], durations[k], currents[k])` and, when
+        `at` is earlier, `move(currents[k], at, durations[k], procs[k])`, so a
+        reservation sees the moves of those before it. This is conservative
+        backfilling's compression, in one loop: the checks that find nothing
+        (most of them) cost no method call.
+
+        Parameters
+        ----------
+        t
+            Earliest acceptable start of every reservation (`>= origin`).
+        procs, durations, currents
+            The reservations, as three sequences of equal length: each one's
+            processors (`1 .. capacity`), requested time (`> 0`) and current
+            start.
+
+        Returns
+        -------
+        list[Time]
+            The new starts, in the same order (never later than the current ones).
+
+        Notes
+        -----
+        Complexity: that of the `earlier_fit` and `move` calls it stands for.
+        A subclass that replaces `earlier_fit` or `move` gets exactly those
+        calls (the loop below reads the lists of this class).
+
+        Examples
+        --------
+        >>> e = Profile.idle(4).reserve(0, 10, 3).reserve(10, 5, 2).reserve(15, 5, 4).edit()
+        >>> e.release(0, 10, 3)
+        >>> e.compress(0, [2, 4], [5, 5], [10, 15])
+        [0, 5]
+        >>> e.freeze().steps()
+        ((0, 2), (5, 0), (10, 4))
+        """
+        cls = type(self)
+        if cls.earlier_fit is ProfileEditor.earlier_fit and cls.move is ProfileEditor.move:
+            return self._recheck(t, procs, durations, currents, True)
+        starts = list(currents)
+        for k, current in enumerate(currents):
+            at = self.earlier_fit(t, procs[k], durations[k], current)
+            if at != current:
+                self.move(current, at, durations[k], procs[k])
+                starts[k] = at
+        return starts
+
+    def _recheck(
+        self,
+        t: Time,
+        procs: Sequence[int],
+        durations: Sequence[Time],
+        currents: Sequence[Time],
+        moving: bool,
+    ) -> list[Time]:
+        """`earlier_fit` of each reservation in turn; with `moving`, each one found is moved.
+
+        The one loop behind `earlier_fit` (one reservation, `moving=False`)
+        and `compress`: see `earlier_fit` for the method, `move` for the move.
+        """
+        starts = list(currents)
         times = self._times
         free = self._free
-        last = bisect_left(times, current)  # segments 0 .. last - 1 begin before `current`
-        first = 0 if last == 1 or t < times[1] else bisect_right(times, t, 0, last) - 1
-        if first:
-            i = first
-            while i < last and free[i] < procs:
-                i += 1
-            if i == last:
-                return current
-        else:
-            peak = self._peak if self._peak_valid >= last else self._peak_upto(last)
-            if peak[last - 1] < procs:
-                return current  # never enough free processors before it (the usual case)
-            i = bisect_left(peak, procs, 0, last)  # the first segment with enough
-        # Segments first .. i - 1 are too full; segment i is the first with enough.
-        candidate = times[i] if times[i] > t else t
-        end = last
-        limit = current
-        if free[last - 1] < procs:
-            # No window reaches `current`: one must end before the too-full
-            # segments just before it, at `limit`.
-            end -= 1
-            while free[end - 1] < procs:
+        peak = self._peak
+        failed = self._failed
+        add = self._add
+        for k, current in enumerate(currents):
+            # `continue`: no earlier fit
+            if current <= t:
+                continue
+            n = procs[k]
+            duration = durations[k]
+            last = bisect_left(times, current)
+            first = 0 if last == 1 or t < times[1] else bisect_right(times, t, 0, last) - 1
+            if first:
+                i = first
+                while i < last and free[i] < n:
+                    i += 1
+                if i == last:
+                    continue
+            else:
+                if self._peak_valid < last:
+                    self._peak_upto(last)  # in place: `peak` is the same list
+                if peak[last - 1] < n:
+                    continue
+                i = bisect_left(peak, n, 0, last)
+            candidate = times[i] if times[i] > t else t
+            end = last
+            limit = current
+            if free[last - 1] < n:
                 end -= 1
-            limit = times[end]
-            if candidate + duration > limit:  # as the scan tests it (not `limit - t`: rounding)
-                return current
-            for known in self._failed:
-                if (
-                    limit <= known[3]
-                    and known[0] <= procs
-                    and known[1] <= duration
-                    and known[2] <= t
-                ):
-                    return current  # a smaller request found no window before `limit`
-        blocked = False
-        for j in range(i + 1, end):
-            if free[j] < procs:
-                if not blocked:
-                    if times[j] >= candidate + duration:
-                        return candidate
-                    blocked = True
-            elif blocked:
-                candidate = times[j]
-                blocked = False
-        if candidate + duration > limit and end < last:
-            failed = self._failed
-            if failed:  # keep only what this failure does not cover
-                failed[:] = [
-                    known
-                    for known in failed
-                    if known[3] > limit or known[0] < procs or known[1] < duration or known[2] < t
-                ]
-            failed.append((procs, duration, t, limit))
-            return current
-        return candidate
+                while free[end - 1] < n:
+                    end -= 1
+                limit = times[end]
+                if candidate + duration > limit:
+                    continue
+                for known in failed:
+                    if (
+                        limit <= known[3]
+                        and known[0] <= n
+                        and known[1] <= duration
+                        and known[2] <= t
+                    ):
+                        break
+                else:
+                    known = None
+                if known is not None:
+                    continue
+            blocked = False
+            for j in range(i + 1, end):
+                if free[j] < n:
+                    if not blocked:
+                        if times[j] >= candidate + duration:
+                            break
+                        blocked = True
+                elif blocked:
+                    candidate = times[j]
+                    blocked = False
+            else:
+                if candidate + duration > limit and end < last:
+                    if failed:
+                        failed[:] = [
+                            known
+                            for known in failed
+                            if known[3] > limit
+                            or known[0] < n
+                            or known[1] < duration
+                            or known[2] < t
+                        ]
+                    failed.append((n, duration, t, limit))
+                    continue
+            starts[k] = candidate
+            if candidate == current or not moving:
+                continue
+            # move(current, candidate, duration, n), written out: candidate < current
+            new_end = candidate + duration
+            add(
+                current if current > new_end else new_end,
+                current + duration,
+                n,
+                "they were not reserved",
+            )
+            add(candidate, current if current < new_end else new_end, -n, "")
+        return starts
 
     def _split(self, t: Time, low: int = 0) -> int:
         """Make `t` a breakpoint (same function, one more step); return its index."""

@@ -16,7 +16,9 @@ from hypothesis.stateful import (
 )
 
 from schedlib.backfill import Profile
+from schedlib.backfill.profile import ProfileEditor
 from schedlib.errors import InvalidValueError
+from schedlib.model import Time
 
 HORIZON = 80  # every breakpoint stays below this; the reference is free beyond it
 LAST_START = 40
@@ -404,3 +406,57 @@ def test_a_window_that_fits_exactly_in_floats_is_found() -> None:
     assert d > limit - t  # the rounding this test is about
     editor = Profile.idle(4).reserve(limit, 100, 4).reserve(limit + 100, d, 2).edit()
     assert editor.earlier_fit(t, 2, d, limit + 100) == t
+
+
+class _CallByCall(ProfileEditor):
+    """An editor whose `earlier_fit` is replaced: `compress` then calls it once a reservation."""
+
+    __slots__ = ()
+
+    def earlier_fit(self, t: Time, procs: int, duration: Time, current: Time) -> Time:
+        return super().earlier_fit(t, procs, duration, current)
+
+
+@given(capacity=st.integers(1, 6), data=st.data())
+def test_compress_moves_each_reservation_where_brute_force_does(
+    capacity: int, data: st.DataObject
+) -> None:
+    """`compress` = take each reservation out in turn, put it at its earliest fit from `t`.
+
+    Against the unit array (each reservation sees the moves of those before
+    it), and against the call-by-call loop a subclass gets; the editor's
+    caches (prefix maxima, remembered failures) must follow every move.
+    """
+    editor = Profile.idle(capacity).edit()
+    ref = Reference(capacity)
+    live: list[tuple[int, int, int]] = []
+    for _ in range(data.draw(st.integers(1, 25))):
+        start = data.draw(st.integers(0, LAST_START))
+        duration = data.draw(st.integers(1, LONGEST))
+        procs = data.draw(st.integers(1, capacity))
+        if ref.fits(start, procs, duration):
+            editor.reserve(start, duration, procs)
+            ref.add(start, duration, -procs)
+            live.append((start, duration, procs))
+    origin = data.draw(st.integers(0, 10))
+    editor.advance(origin)
+    ref.origin = origin
+    live = [r for r in live if r[0] >= origin]
+    for _ in range(data.draw(st.integers(0, 3))):  # some early ends: room from the origin on
+        if live:
+            start, duration, procs = live.pop(data.draw(st.integers(0, len(live) - 1)))
+            editor.release(start, duration, procs)
+            ref.add(start, duration, procs)
+    order = data.draw(st.permutations(live))
+    t = data.draw(st.integers(origin, LAST_START))
+    other = _CallByCall(capacity, list(editor._times), list(editor._free))
+    procs_, durations, currents = ([r[i] for r in order] for i in (2, 1, 0))
+    expected = []
+    for start, duration, procs in order:
+        ref.add(start, duration, procs)
+        at = _earlier_fit(ref, t, procs, duration, start)
+        ref.add(at, duration, -procs)
+        expected.append(at)
+    assert editor.compress(t, procs_, durations, currents) == expected
+    assert other.compress(t, procs_, durations, currents) == expected
+    assert editor.freeze().steps() == ref.steps() == other.freeze().steps()
