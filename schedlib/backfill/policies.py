@@ -514,6 +514,7 @@ def conservative(plan: Plan) -> PlanDecision:
     moves: list[tuple[int, Time]] = []
     checked = [False] * n
     unknown = plan.settled is None  # every job is checked from `now`
+    loop_from = first
     if compress and unknown:
         # The jobs that hold a reservation, up to the first that has none: all
         # re-checked from `now`, in queue order, in one call (same checks, same moves).
@@ -533,8 +534,8 @@ def conservative(plan: Plan) -> PlanDecision:
                 moves.append((k, gap))
                 if gap < freed_here:
                     freed_here = gap
-            first = stop
-    for k in range(first, n):
+            loop_from = stop
+    for k in range(loop_from, n):
         old = reservations[k]
         job = queue[k]
         duration = job.requested_time
@@ -574,10 +575,17 @@ def conservative(plan: Plan) -> PlanDecision:
         changed.append(k)
         settled[k] = _INF
         checked[k] = True
-    if unknown and compress:  # every job was checked
+    if unknown and compress:  # every job was checked: it saw the moves after it
         settled = [_INF] * n
-        checked = [True] * n
-    if moves:  # room a move freed counts for the jobs checked before it, and for all skipped
+        after = _INF
+        high = n
+        for k, gap in reversed(moves):  # what `_settle` does when every job was checked
+            settled[k:high] = [after] * (high - k)
+            high = k
+            if gap < after:
+                after = gap
+        settled[:high] = [after] * high
+    elif moves:  # room a move freed counts for the jobs checked before it, and for all skipped
         after = _INF
         high = n
         for k, gap in reversed(moves):  # jobs k .. high - 1 saw the moves after them

@@ -263,3 +263,25 @@ def test_kill_checker_catches_jobs_running_past_their_limit() -> None:
         return caught(check_kill_at_limit, ignore_limit(jobs, cluster, "easy"))
 
     counterexample("any", breaks)
+
+
+@pytest.mark.parametrize("bounds", [SPREAD, DENSE], ids=["spread", "dense"])
+@given(data=st.data())
+def test_conservative_compression_in_one_loop_decides_like_the_job_by_job_loop(
+    bounds: dict[str, int], data: st.DataObject
+) -> None:
+    """Without `settled`, compression re-checks the held reservations in one editor call.
+
+    With `settled` all unknown (`-inf`), the same checks run job by job in
+    the policy's own loop (every job from `now`): every field of the
+    decision, `settled` included, must be the same, at every pass of a run.
+    """
+    cluster, jobs = data.draw(instances("early", bounds))
+
+    def both(plan: Plan) -> PlanDecision:
+        decision = conservative(plan)
+        unknown = (-float("inf"),) * len(plan.queue)
+        assert decision == conservative(attrs.evolve(plan, settled=unknown))
+        return decision
+
+    schedule(jobs, cluster, policy="conservative", decide=both)
