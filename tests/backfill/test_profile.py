@@ -259,6 +259,19 @@ def _earlier_fit(ref: Reference, t: int, procs: int, duration: int, current: int
     return current
 
 
+def _reserve_somewhere(
+    editor: ProfileEditor, ref: Reference, live: list[tuple[int, int, int]], data: st.DataObject
+) -> None:
+    """Reserve a random interval in both, if it fits (and remember it in `live`)."""
+    start = data.draw(st.integers(ref.origin, LAST_START))
+    duration = data.draw(st.integers(1, LONGEST))
+    procs = data.draw(st.integers(1, ref.capacity))
+    if ref.fits(start, procs, duration):
+        editor.reserve(start, duration, procs)
+        ref.add(start, duration, -procs)
+        live.append((start, duration, procs))
+
+
 @given(capacity=st.integers(1, 6), data=st.data())
 def test_a_long_lived_editor_answers_like_brute_force_after_every_change(
     capacity: int, data: st.DataObject
@@ -277,13 +290,7 @@ def test_a_long_lived_editor_answers_like_brute_force_after_every_change(
     for _ in range(data.draw(st.integers(1, 30))):
         action = data.draw(st.sampled_from(["reserve", "reserve", "move", "advance", "query"]))
         if action == "reserve":
-            start = data.draw(st.integers(ref.origin, LAST_START))
-            duration = data.draw(st.integers(1, LONGEST))
-            procs = data.draw(st.integers(1, capacity))
-            if ref.fits(start, procs, duration):
-                editor.reserve(start, duration, procs)
-                ref.add(start, duration, -procs)
-                live.append((start, duration, procs))
+            _reserve_somewhere(editor, ref, live, data)
         elif action == "advance":
             t = min(ref.origin + data.draw(st.integers(0, 5)), LAST_START)
             editor.advance(t)
@@ -431,13 +438,7 @@ def test_compress_moves_each_reservation_where_brute_force_does(
     ref = Reference(capacity)
     live: list[tuple[int, int, int]] = []
     for _ in range(data.draw(st.integers(1, 25))):
-        start = data.draw(st.integers(0, LAST_START))
-        duration = data.draw(st.integers(1, LONGEST))
-        procs = data.draw(st.integers(1, capacity))
-        if ref.fits(start, procs, duration):
-            editor.reserve(start, duration, procs)
-            ref.add(start, duration, -procs)
-            live.append((start, duration, procs))
+        _reserve_somewhere(editor, ref, live, data)
     origin = data.draw(st.integers(0, 10))
     editor.advance(origin)
     ref.origin = origin
