@@ -40,6 +40,7 @@ reserved from $t$.
 | `earliest_fit(t, n, d)` | $O(\\log k + m)$, $m$ = breakpoints scanned up to the answer |
 | `earlier_fit(t, n, d, c)` | $O(\\log k + m)$, $m$ breakpoints in $[t, c)$ scanned, often none |
 | `reserve`, `release`, `move` | $O(\\log k + m)$, plus an insertion (a C-speed shift) |
+| `compress(t, ...)` of $q$ reservations | $q$ `earlier_fit` and up to $q$ `move`, in one loop |
 | `advance(t)` (forget the past) | $O(\\log k)$ plus a C-speed deletion |
 | `edit()` + `freeze()` | $O(k)$ at C speed (one copy per scheduling pass) |
 
