@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 import os
 from collections.abc import Iterable
 from importlib import resources
@@ -71,9 +72,15 @@ def _excluded_tuple(value: Iterable[ExcludedJob]) -> tuple[ExcludedJob, ...]:
     return tuple(value)
 
 
+_submit_order = operator.attrgetter("submit", "id")
+
+
 def _sorted_by_submit(
     instance: Any, attribute: attrs.Attribute[Any], value: tuple[Any, ...]
 ) -> None:
+    keys = list(map(_submit_order, value))
+    if all(map(operator.le, keys, itertools.islice(keys, 1, None))):
+        return  # the common case, checked in C; else find the first offender
     for before, after in itertools.pairwise(value):
         if (after.submit, after.id) < (before.submit, before.id):
             raise InvalidValueError(
@@ -337,7 +344,18 @@ def _load(
     strict: bool,
 ) -> Workload:
     # paused collector: hundreds of thousands of jobs, no cycle (see schedlib.collector)
-    with open_swf(path, strict=strict, limit=limit) as reader, paused_gc():
+    with paused_gc():
+        return _load_paused(path, processors, cleaning, limit, strict)
+
+
+def _load_paused(
+    path: Path,
+    processors: int | None,
+    cleaning: CleaningPolicy | None,
+    limit: int | None,
+    strict: bool,
+) -> Workload:
+    with open_swf(path, strict=strict, limit=limit) as reader:
         header = reader.header
         known = processors
         if known is None:
