@@ -74,6 +74,7 @@ from __future__ import annotations
 
 import math
 import operator
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from itertools import chain, compress
 from typing import Any, Literal
@@ -579,8 +580,8 @@ class _Cleaning:
 
         Applies when the batch is in `(submit, id)` order and follows the records
         before it (so no submit time is unknown or out of order): the jobs are built
-        in bulk, and only the records some rule acts on, other than 8 and the
-        processor fallback when every preferred count is unknown, go through
+        in bulk, and only the records some rule acts on, other than 8, the processor
+        fallback and rule 7 when every requested time is unknown, go through
         [`rows`][schedlib.workloads.cleaning._Cleaning.rows] (their results replace
         theirs in the bulk). Any other batch goes through `rows` whole. Job numbers
         are unique (the reader checks it)."""
@@ -598,8 +599,14 @@ class _Cleaning:
         policy, counts = self.policy, self.counts
         most = math.inf if self.processors is None else self.processors
         odd = set(_unknown_or_zero(runtimes))  # records a rule acts on
-        fallback = max(procs) <= 0  # every preferred count unknown
-        chosen = other if fallback else procs
+        unknown = _unknown_or_zero(procs)  # rule 4: the other count instead
+        if len(unknown) == len(ids):
+            chosen = other
+        elif unknown:
+            chosen = procs.copy()
+            deque(map(chosen.__setitem__, unknown, map(other.__getitem__, unknown)), 0)
+        else:
+            chosen = procs
         odd.update(_unknown_or_zero(chosen))
         if max(chosen) > most:
             odd.update(i for i, count in enumerate(chosen) if count > most)
@@ -621,8 +628,8 @@ class _Cleaning:
                 counts["over_limit"] += count - sum(over[i] for i in order)
                 if policy.over_limit == "extend":
                     estimates = list(map(max, estimates, runtimes))
-        if fallback:
-            counts["procs_fallback"] += simple
+        if unknown:
+            counts["procs_fallback"] += len(unknown) - len(odd.intersection(unknown))
         cancelled = status.count(5)
         if cancelled:
             counts["cancelled_while_running"] += cancelled - sum(status[i] == 5 for i in order)
