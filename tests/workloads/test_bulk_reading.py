@@ -234,3 +234,18 @@ def test_the_generated_traces_take_the_bulk_cleaning_paths(
     assert 4 in by_rows and 7 in by_rows and 6 not in by_rows and len(by_rows) <= 6, by_rows
     assert (result.report.jobs, result.report.procs_fallback) == (60, 21)
     assert (result.report.zero_runtime, result.report.requested_time_from_runtime) == (1, 21)
+
+
+@pytest.mark.parametrize(
+    ("ids", "submits"),
+    [([2, 1, 3], [5, 5, 6]), ([1, 2, 3], [5, 4, 6]), ([1, 2, 3], [5, 5, 5])],
+)
+def test_a_batch_out_of_order_is_cleaned_as_its_rows(ids: list[int], submits: list[int]) -> None:
+    """The bulk cleaning does not trust its columns to be in (submit, id) order."""
+    n = len(ids)
+    columns = (ids, submits, [10] * n, [2] * n, [2] * n, [20] * n, [1] * n, [1] * n, [1] * n)
+    bulk = cleaning._Cleaning(16, CleaningPolicy(), checked=True)
+    bulk.batch(columns)
+    by_rows = cleaning._Cleaning(16, CleaningPolicy(), checked=True)
+    by_rows.rows(zip(*columns, strict=True))
+    assert repr(bulk.result()) == repr(by_rows.result())
