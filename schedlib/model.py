@@ -173,7 +173,7 @@ _Frozen = TypeVar("_Frozen", bound=attrs.AttrsInstance)
 def trusted_instances(cls: type[_Frozen], columns: Sequence[Sequence[Any]]) -> list[_Frozen]:
     """Build many instances of a frozen, slotted attrs class column by column, skipping checks.
 
-    The bulk form of [`trusted_job`][schedlib.model.trusted_job], for any such class
+    The bulk form of `trusted_job`, for any such class
     (`Job`, or a reader's own record types): `columns` holds one sequence per
     field, in the class's field order, all of the same length. Each instance
     equals the one the class would build from the same values (same equality,

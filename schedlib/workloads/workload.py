@@ -329,26 +329,18 @@ def load_workload(
     """
     if processors is not None:
         require(processors, "processors", at_least=1)
-    if path is None:
-        with resources.as_file(resources.files("schedlib") / "data" / DEFAULT_WORKLOAD_FILE) as p:
-            workload = _load(p, processors, cleaning, limit, strict)
-        return attrs.evolve(workload, source=f"schedlib/data/{DEFAULT_WORKLOAD_FILE} (embedded)")
-    return _load(Path(path), processors, cleaning, limit, strict)
+    # paused collector: hundreds of thousands of jobs, no cycle (see schedlib.collector)
+    with paused_gc():
+        if path is None:
+            files = resources.files("schedlib") / "data" / DEFAULT_WORKLOAD_FILE
+            with resources.as_file(files) as p:
+                workload = _load(p, processors, cleaning, limit, strict)
+            source = f"schedlib/data/{DEFAULT_WORKLOAD_FILE} (embedded)"
+            return attrs.evolve(workload, source=source)
+        return _load(Path(path), processors, cleaning, limit, strict)
 
 
 def _load(
-    path: Path,
-    processors: int | None,
-    cleaning: CleaningPolicy | None,
-    limit: int | None,
-    strict: bool,
-) -> Workload:
-    # paused collector: hundreds of thousands of jobs, no cycle (see schedlib.collector)
-    with paused_gc():
-        return _load_paused(path, processors, cleaning, limit, strict)
-
-
-def _load_paused(
     path: Path,
     processors: int | None,
     cleaning: CleaningPolicy | None,
