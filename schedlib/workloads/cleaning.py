@@ -74,14 +74,15 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Callable, Iterable
-from itertools import chain
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from itertools import chain, compress
 from typing import Any, Literal
 
 import attrs
 
 from schedlib.errors import InvalidValueError
-from schedlib.model import FinalState, Job, JobId, Time, trusted_job
+from schedlib.model import FinalState, Job, JobId, Time, trusted_instances, trusted_job
 from schedlib.validation import at_least, finite_at_least, require
 from schedlib.workloads.swf import SWFReader, SWFRecord
 
@@ -430,20 +431,239 @@ _SWAPPED = tuple(
     {"requested_procs": "allocated_procs", "allocated_procs": "requested_procs"}.get(name, name)
     for name in _USED
 )
+_UNKNOWN_AS_NONE = {-1: None}  # user and group: -1 (unknown) becomes None
 
 
-def _used_fields(
-    records: Iterable[SWFRecord], procs_from: ProcsFrom
-) -> tuple[Iterable[tuple[Any, ...]], bool]:
-    """The fields cleaning reads, record by record, and whether they are already checked:
-    an [`SWFReader`][schedlib.workloads.swf.SWFReader]'s are (integers, `>= 0` or
-    `-1`), so jobs built from them skip `Job`'s checks."""
+def _columns(reader: SWFReader, procs_from: ProcsFrom) -> Iterator[tuple[Any, ...]]:
+    """The nine columns cleaning reads, a batch of records at a time: those of `_USED`
+    (or `_SWAPPED`), already checked by the reader (integers, `>= 0` or `-1`)."""
     names = _USED if procs_from == "requested" else _SWAPPED
-    if isinstance(records, SWFReader):
-        pick = operator.itemgetter(*(SWFRecord._fields.index(name) for name in names))
-        batches = records.batches(pick(range(len(SWFRecord._fields))))
-        return chain.from_iterable(zip(*pick(b), strict=True) for b in batches), True
-    return map(operator.attrgetter(*names), records), False
+    pick = operator.itemgetter(*(SWFRecord._fields.index(name) for name in names))
+    return map(pick, reader.batches(pick(range(len(SWFRecord._fields)))))
+
+
+def _unknown_or_zero(column: list[int]) -> list[int]:
+    """Where `column` (values `>= -1`) holds -1 or 0, in order (C-level scans)."""
+    if min(column) > 0:
+        return []
+    return _positions(column, -1) + _positions(column, 0)
+
+
+def _positions(column: list[int], value: int) -> list[int]:
+    """Where `value` stands in `column`, in order (C-level scans, one per hit)."""
+    found: list[int] = []
+    index, start = column.index, 0
+    try:
+        while True:
+            start = index(value, start) + 1
+            found.append(start - 1)
+    except ValueError:
+        return found
+
+
+def _unknown_as_none(column: list[int]) -> list[int | None]:
+    """A user or group column with `-1` (unknown) as `None`."""
+    unknown = column.count(-1)
+    if not unknown:
+        return column  # type: ignore[return-value]
+    if unknown == len(column):
+        return [None] * unknown
+    return list(map(_UNKNOWN_AS_NONE.get, column, column))
+
+
+class _Cleaning:
+    """A cleaning under our rules in progress: the counts, the jobs and excluded
+    records so far, and what one record needs to know of those before it."""
+
+    __slots__ = ("checked", "counts", "excluded", "in_order", "jobs", "last_id",
+                 "last_submit", "make_job", "policy", "processors")  # fmt: skip
+
+    def __init__(self, processors: int | None, policy: CleaningPolicy, checked: bool) -> None:
+        self.processors, self.policy, self.checked = processors, policy, checked
+        self.make_job: Callable[..., Job] = trusted_job if checked else Job
+        self.counts = dict.fromkeys(_COUNTERS, 0)
+        self.jobs: list[Job] = []
+        # ExcludedJob fields as tuples when checked (built in bulk at the end), else ExcludedJob
+        self.excluded: list[Any] = []
+        self.last_submit = 0  # the last known submit time; also the last record's time
+        self.in_order, self.last_id = True, -1  # are the records sorted by (submit, id)?
+
+    def rows(self, rows: Iterable[tuple[Any, ...]]) -> None:
+        """Rules 1-8, one record at a time, in file order."""
+        policy, limit, checked, make_job = self.policy, self.processors, self.checked, self.make_job
+        extend = policy.over_limit == "extend"
+        keep_unknown_estimate = policy.unknown_requested_time == "runtime"
+        zero_to_one = policy.zero_runtime == "one_second"
+        most = math.inf if limit is None else limit
+        counts, excluded = self.counts, self.excluded
+        add_job = self.jobs.append
+        last_submit, in_order, last_id = self.last_submit, self.in_order, self.last_id
+        last_at = last_submit
+        rejected, cancelled = FinalState.REJECTED, FinalState.CANCELLED_IN_LOG
+
+        # `procs` is the preferred processor count (policy.procs_from), `other` the other one
+        for job_id, submit, runtime, procs, other, requested, status, user, group in rows:
+            fallback = procs <= 0 < other
+            if fallback:
+                procs = other
+
+            # rules 1-5 and 7 (reject): the first that applies excludes the record
+            at = submit
+            if submit == -1:
+                at, counter = last_submit, "rejected_unknown_submit"
+                reason = "submit time unknown (field 2 = -1)"
+            else:
+                if submit < last_submit:
+                    counts["out_of_order"] += 1
+                last_submit = submit
+                if runtime > 0 and 0 < procs <= most and (requested > 0 or keep_unknown_estimate):
+                    counter = ""  # the common case: none of the rules below applies
+                elif status == 5 and runtime <= 0:
+                    counter = "cancelled_in_log"
+                    reason = f"cancelled before it ran (status 5, runtime {runtime})"
+                elif runtime == -1:
+                    counter, reason = "rejected_unknown_runtime", "runtime unknown (field 4 = -1)"
+                elif procs <= 0:
+                    counter = "rejected_unknown_procs"
+                    reason = "processor count unknown (fields 5 and 8 are both -1)"
+                elif procs > most:
+                    counter = "rejected_oversized"
+                    reason = f"asks for {procs} processors; the machine has {limit}"
+                elif requested <= 0 and not keep_unknown_estimate:
+                    counter = "rejected_unknown_requested_time"
+                    reason = f"requested time unknown (field 9 = {requested})"
+                else:
+                    counter = ""
+            if at <= last_at and (at < last_at or job_id < last_id):
+                in_order = False
+            last_at, last_id = at, job_id
+            if counter:
+                counts[counter] += 1
+                state = cancelled if counter == "cancelled_in_log" else rejected
+                estimate = requested if requested > 0 else None
+                item = (job_id, at, max(procs, 0), estimate, state, reason)
+                excluded.append(item if checked else ExcludedJob(*item))
+                continue
+            # 6. zero runtime
+            if runtime == 0:
+                counts["zero_runtime"] += 1
+                if zero_to_one:
+                    runtime = 1
+            # 7. unknown requested time (when not rejected above)
+            if requested <= 0:
+                counts["requested_time_from_runtime"] += 1
+                requested = runtime
+            # 8. runtime above the requested time
+            elif runtime > requested:
+                counts["over_limit"] += 1
+                if extend:
+                    requested = runtime
+            if fallback:
+                counts["procs_fallback"] += 1
+            if status == 5:
+                counts["cancelled_while_running"] += 1
+            add_job(
+                make_job(
+                    job_id,
+                    submit,
+                    procs,
+                    requested,
+                    runtime,
+                    None if user == -1 else user,
+                    None if group == -1 else group,
+                )
+            )
+        self.last_submit, self.in_order, self.last_id = last_submit, in_order, last_id
+
+    def batch(self, columns: tuple[Any, ...]) -> None:
+        """Rules 1-8 for a batch of a reader's records, a column at a time.
+
+        Applies when the batch is in `(submit, id)` order and follows the records
+        before it (so no submit time is unknown or out of order): the jobs are built
+        in bulk, and only the records some rule acts on, other than 8, the processor
+        fallback and rule 7 when every requested time is unknown, go through
+        [`rows`][schedlib.workloads.cleaning._Cleaning.rows] (their results replace
+        theirs in the bulk). Any other batch goes through `rows` whole. Job numbers
+        are unique (the reader checks it)."""
+        ids, submits, runtimes, procs, other, requested, status, users, groups = columns
+        s0, last = submits[0], self.last_submit
+        if (
+            type(ids) is not list
+            or s0 < last
+            or (s0 == last and ids[0] < self.last_id)
+            or submits != sorted(submits)
+            or ids != sorted(ids)
+        ):
+            self.rows(zip(*columns, strict=True))
+            return
+        policy, counts = self.policy, self.counts
+        most = math.inf if self.processors is None else self.processors
+        odd = set(_unknown_or_zero(runtimes))  # records a rule acts on
+        unknown = _unknown_or_zero(procs)  # rule 4: the other count instead
+        if len(unknown) == len(ids):
+            chosen = other
+        elif unknown:
+            chosen = procs.copy()
+            deque(map(chosen.__setitem__, unknown, map(other.__getitem__, unknown)), 0)
+        else:
+            chosen = procs
+        odd.update(_unknown_or_zero(chosen))
+        if max(chosen) > most:
+            odd.update(i for i, count in enumerate(chosen) if count > most)
+        estimates = requested
+        from_runtime = max(requested) <= 0
+        if from_runtime and policy.unknown_requested_time == "runtime":
+            estimates = runtimes  # every requested time unknown: the runtime (rule 7)
+        else:
+            from_runtime = False
+            odd.update(_unknown_or_zero(requested))
+        order = sorted(odd)
+        simple = len(ids) - len(order)
+        if from_runtime:
+            counts["requested_time_from_runtime"] += simple
+        else:
+            over = list(map(operator.gt, runtimes, estimates))
+            count = over.count(True)
+            if count:
+                counts["over_limit"] += count - sum(over[i] for i in order)
+                if policy.over_limit == "extend":
+                    estimates = list(map(max, estimates, runtimes))
+        if unknown:
+            counts["procs_fallback"] += len(unknown) - len(odd.intersection(unknown))
+        cancelled = status.count(5)
+        if cancelled:
+            counts["cancelled_while_running"] += cancelled - sum(status[i] == 5 for i in order)
+        built = trusted_instances(
+            Job,
+            (ids, submits, chosen, estimates, runtimes, _unknown_as_none(users),
+             _unknown_as_none(groups)),
+        )  # fmt: skip
+        if order:  # the rule chain decides these; its jobs take their places
+            jobs = self.jobs
+            before = len(jobs)
+            self.rows(zip(*([column[i] for i in order] for column in columns), strict=True))
+            made = {job.id: job for job in jobs[before:]}
+            del jobs[before:]
+            keep = bytearray(b"\x01") * len(ids)
+            for i in order:
+                job = made.get(ids[i])
+                if job is None:
+                    keep[i] = 0
+                else:
+                    built[i] = job
+            if len(made) < len(order):
+                built = list(compress(built, keep))
+        self.jobs.extend(built)
+        self.last_submit, self.last_id = submits[-1], ids[-1]
+
+    def result(self) -> CleanedJobs:
+        """Rule 9 and the report."""
+        jobs, excluded = self.jobs, self.excluded
+        if self.checked and excluded:
+            excluded = trusted_instances(ExcludedJob, list(zip(*excluded, strict=True)))
+        total = len(jobs) + len(excluded)
+        report = CleaningReport(self.policy, self.processors, total, len(jobs), **self.counts)
+        return _finish(jobs, excluded, self.in_order, report)
 
 
 def _finish(
@@ -472,8 +692,9 @@ def clean(
     records
         The records, in file order (any iterable, read once: a lazy reader
         works). An open [`SWFReader`][schedlib.workloads.swf.SWFReader] itself
-        (not yet iterated) is read fastest: its rows are checked as the file
-        is read, so the jobs are built without checking them again.
+        (not yet iterated) is read fastest: its records are checked as the file
+        is read and come a column at a time, so the jobs are built in bulk
+        without checking them again.
     processors
         The machine size: jobs asking for more are rejected. `None`: no limit.
     policy
@@ -506,98 +727,24 @@ def clean(
     if processors is not None:
         require(processors, "processors", at_least=1)
     policy = CleaningPolicy() if policy is None else policy
-    rows, checked = _used_fields(records, policy.procs_from)
-    make_job = trusted_job if checked else Job
+    reader = isinstance(records, SWFReader)
     if policy.rules == "pyss":
-        return _clean_pyss(rows, make_job, processors, policy)
-    extend = policy.over_limit == "extend"
-    keep_unknown_estimate = policy.unknown_requested_time == "runtime"
-    zero_to_one = policy.zero_runtime == "one_second"
-    limit = processors
-    most = math.inf if limit is None else limit
-    counts = dict.fromkeys(_COUNTERS, 0)
-    jobs: list[Job] = []
-    excluded: list[ExcludedJob] = []
-    add_job = jobs.append
-    last_submit = 0
-    in_order, last_at, last_id = True, 0, -1  # are the records sorted by (submit, id)?
-    rejected, cancelled = FinalState.REJECTED, FinalState.CANCELLED_IN_LOG
-
-    # `procs` is the preferred processor count (policy.procs_from), `other` the other one
-    for job_id, submit, runtime, procs, other, requested, status, user, group in rows:
-        fallback = procs <= 0 < other
-        if fallback:
-            procs = other
-
-        # rules 1-5 and 7 (reject): the first that applies excludes the record
-        at = submit
-        if submit == -1:
-            at, counter = last_submit, "rejected_unknown_submit"
-            reason = "submit time unknown (field 2 = -1)"
-        else:
-            if submit < last_submit:
-                counts["out_of_order"] += 1
-            last_submit = submit
-            if runtime > 0 and 0 < procs <= most and (requested > 0 or keep_unknown_estimate):
-                counter = ""  # the common case: none of the rules below applies
-            elif status == 5 and runtime <= 0:
-                counter = "cancelled_in_log"
-                reason = f"cancelled before it ran (status 5, runtime {runtime})"
-            elif runtime == -1:
-                counter, reason = "rejected_unknown_runtime", "runtime unknown (field 4 = -1)"
-            elif procs <= 0:
-                counter = "rejected_unknown_procs"
-                reason = "processor count unknown (fields 5 and 8 are both -1)"
-            elif procs > most:
-                counter = "rejected_oversized"
-                reason = f"asks for {procs} processors; the machine has {limit}"
-            elif requested <= 0 and not keep_unknown_estimate:
-                counter = "rejected_unknown_requested_time"
-                reason = f"requested time unknown (field 9 = {requested})"
-            else:
-                counter = ""
-        if at <= last_at and (at < last_at or job_id < last_id):
-            in_order = False
-        last_at, last_id = at, job_id
-        if counter:
-            counts[counter] += 1
-            state = cancelled if counter == "cancelled_in_log" else rejected
-            estimate = requested if requested > 0 else None
-            excluded.append(ExcludedJob(job_id, at, max(procs, 0), estimate, state, reason))
-            continue
-        # 6. zero runtime
-        if runtime == 0:
-            counts["zero_runtime"] += 1
-            if zero_to_one:
-                runtime = 1
-        # 7. unknown requested time (when not rejected above)
-        if requested <= 0:
-            counts["requested_time_from_runtime"] += 1
-            requested = runtime
-        # 8. runtime above the requested time
-        elif runtime > requested:
-            counts["over_limit"] += 1
-            if extend:
-                requested = runtime
-        if fallback:
-            counts["procs_fallback"] += 1
-        if status == 5:
-            counts["cancelled_while_running"] += 1
-        add_job(
-            make_job(
-                job_id,
-                submit,
-                procs,
-                requested,
-                runtime,
-                None if user == -1 else user,
-                None if group == -1 else group,
+        if reader:
+            columns = _columns(records, policy.procs_from)  # type: ignore[arg-type]
+            rows: Iterable[tuple[Any, ...]] = chain.from_iterable(
+                zip(*batch, strict=True) for batch in columns
             )
-        )
-
-    total = len(jobs) + len(excluded)
-    report = CleaningReport(policy, processors, total, len(jobs), **counts)
-    return _finish(jobs, excluded, in_order, report)
+        else:
+            rows = map(operator.attrgetter(*_USED), records)  # procs_from is "requested"
+        return _clean_pyss(rows, trusted_job if reader else Job, processors, policy)
+    cleaning = _Cleaning(processors, policy, reader)
+    if reader:
+        for batch in _columns(records, policy.procs_from):  # type: ignore[arg-type]
+            cleaning.batch(batch)
+    else:
+        names = _USED if policy.procs_from == "requested" else _SWAPPED
+        cleaning.rows(map(operator.attrgetter(*names), records))
+    return cleaning.result()
 
 
 def _clean_pyss(

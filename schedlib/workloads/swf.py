@@ -746,8 +746,12 @@ class _IdSet:
         base = self.base
         if numbers[0] < base or numbers[-1] - base >= self.SPAN:
             return False
-        self._room(numbers[-1] - base)
-        deque(map(self.seen.__setitem__, map(sub, numbers, repeat(base)), repeat(1)), 0)
+        first, last = numbers[0] - base, numbers[-1] - base
+        self._room(last)
+        if last - first == len(numbers) - 1:  # consecutive numbers: one slice
+            self.seen[first : last + 1] = b"\x01" * len(numbers)
+        else:
+            deque(map(self.seen.__setitem__, map(sub, numbers, repeat(base)), repeat(1)), 0)
         self.top = numbers[-1]
         return True
 
@@ -755,7 +759,7 @@ class _IdSet:
 # --------------------------------------------------------------------------- reading
 
 _GZIP_MAGIC = b"\x1f\x8b"
-_CHUNK = 1 << 14  # characters read at a time from a file the reader wrapped itself
+_CHUNK = 1 << 15  # characters read at a time from a file the reader wrapped itself
 _BATCH_LINES = 256  # lines taken at a time from a text stream given to the reader
 _GZIP_ERRORS = (gzip.BadGzipFile, EOFError, zlib.error)
 
@@ -819,25 +823,47 @@ def _fractional(tokens: Sequence[str]) -> list[Any] | None:
     return values
 
 
-def _whole_or_minus_one(distinct: set[str]) -> bool:
-    """Whether every token is a whole number `>= 0` (ASCII digits) or `-1`."""
-    return all(map(str.isdigit, distinct - {"-1"}))
+def _valid_unconverted(column: list[str], fractional: bool) -> bool:
+    """Whether every token of an ASCII column is a whole number `>= 0` (digits) or `-1`,
+    or, if `fractional`, also a finite fraction `>= 0` written with digits and one point.
+
+    Checked without converting the column: on all of it when it is digits only
+    (the common case), else on its distinct tokens. `False` is safe (the line
+    by line path then decides); `True` only for tokens that path accepts.
+    """
+    if column[0] != "-1":
+        if "".join(column).isdigit():  # (ASCII: isdigit is 0-9)
+            return True
+    elif column.count("-1") == len(column):  # a field the log does not have
+        return True
+    distinct = set(column)
+    distinct.discard("-1")
+    text = "".join(distinct)
+    if not text or text.isdigit():
+        return True
+    if not fractional or not text.replace(".", "").isdigit():
+        return False
+    try:
+        values = list(map(float, distinct))  # refuses '.', '1.2.3'
+    except ValueError:
+        return False
+    return max(values) < math.inf  # a very long number is inf
 
 
 _ALL_FIELDS = range(_N_FIELDS)
-_FEW_VALUES = frozenset(
-    {4, 7, 8, 10, 11, 12}
-)  # fields with few distinct values: a table is cheaper
+# fields with few distinct values: a table is cheaper (the bulk checks use 4, 7 and 10's)
+_FEW_VALUES = frozenset({4, 7, 8, 10, 11, 12})
 
 
 def _clean_batch(
     text: str,
-    lines: list[str],
+    count: int,
     first: int,
     state: _ReadState,
     wanted: Container[int] = _ALL_FIELDS,
 ) -> list[Any] | None:
-    """The columns of a batch of lines that holds nothing unusual, checked in bulk.
+    """The columns of a batch of `count` lines (`text`) that holds nothing unusual,
+    checked in bulk.
 
     `None`, with nothing recorded, when the batch needs a look line by line:
     a blank or comment line, a line that is not SWF, a warning to give (a
@@ -847,7 +873,6 @@ def _clean_batch(
     Fields not `wanted` are checked but not converted (`None` in their place);
     the fields that checks need (job number, submit, processors, status) always are.
     """
-    count = len(lines)
     if not count or not text.isascii() or "_" in text or "+" in text or "|" in text:
         return None  # int() would take '+5', '1_0' or other digits; '|' marks line ends below
     if text[-1] != "\n":
@@ -859,6 +884,7 @@ def _clean_batch(
         return None  # a line without 18 fields, a blank line
     columns: list[Any] = []
     checked: dict[int, Any] = {}
+    distinct: dict[int, Any] = {}  # the distinct values of the columns read by a table
     for field in FIELDS:
         index = field.number - 1
         column = tokens[index::width]
@@ -867,7 +893,8 @@ def _clean_batch(
                 if index in _FEW_VALUES:
                     table = {token: int(token) for token in set(column)}
                     values: list[Any] | None = list(map(table.__getitem__, column))
-                    lowest = min(table.values())
+                    distinct[index] = table.values()
+                    lowest = min(distinct[index])
                 else:
                     values = list(map(int, column))
                     lowest = min(values)
@@ -880,18 +907,15 @@ def _clean_batch(
                 return None
             columns.append(values)
             checked[index] = values
-        else:
-            distinct = set(column)
-            if not _whole_or_minus_one(distinct):
-                values = _fractional(list(distinct)) if field.fractional else None
-                if values is None or min(values) < -1:
-                    return None
+        elif _valid_unconverted(column, field.fractional):
             columns.append(None)
+        else:
+            return None
     ids, submits = checked[0], checked[1]
     most = state.most
-    if max(checked[4]) > most or max(checked[7]) > most:
+    if max(distinct[4]) > most or max(distinct[7]) > most:
         return None
-    if not STANDARD_STATUSES.issuperset(checked[_STATUS]):
+    if not STANDARD_STATUSES.issuperset(distinct[_STATUS]):
         return None
     if submits[0] < state.last_submit or submits != sorted(submits):
         return None
@@ -914,7 +938,7 @@ class SWFReader:
     """A lazy SWF reader: the header is read on opening, records on iteration.
 
     Use [`open_swf`][schedlib.workloads.swf.open_swf] to create one. Memory
-    does not grow with the file: one batch of lines (16,384 characters) is
+    does not grow with the file: one batch of lines (32,768 characters) is
     held at a time, plus one byte per job number for the duplicate check
     (and, in lenient mode, the list of skipped lines).
 
@@ -1082,10 +1106,11 @@ class SWFReader:
             raise _LineError("field_count", f"expected {_N_FIELDS} fields, found {len(parts)}")
         return _convert_slow(parts)
 
-    def _texts(self) -> Iterator[tuple[str, list[str]]]:
-        """The lines after the header, a batch at a time: `(text, lines)`, where
-        `text` holds exactly the lines of the batch (so that a fact checked on
-        it, such as "all ASCII", holds for each line)."""
+    def _texts(self) -> Iterator[tuple[str, int, list[str] | None]]:
+        """The lines after the header, a batch at a time: `(text, count, lines)`, where
+        `text` holds exactly the `count` lines of the batch (so that a fact checked on
+        it, such as "all ASCII", holds for each line); `lines` is `None` when
+        `_lines_of(text)` gives them (split only if the batch needs a look line by line)."""
         pending = self._pending
         if self._chunked:  # our own wrapper: read big blocks, every line end is '\n'
             read = self._text.read
@@ -1094,15 +1119,14 @@ class SWFReader:
                 text = carry + chunk
                 cut = text.rfind("\n") + 1
                 text, carry = text[:cut], text[cut:]  # the last line may be incomplete
-                lines = text.split("\n")
-                lines.pop()  # the empty string after the last '\n'
-                yield text, lines
+                if text:
+                    yield text, text.count("\n"), None
             if carry:
-                yield carry, [carry]
+                yield carry, 1, [carry]
         else:  # a text stream given to us: its own idea of lines
             lines_in = self._lines if pending is None else chain((pending,), self._lines)
             while lines := list(islice(lines_in, _BATCH_LINES)):
-                yield "".join(lines), lines
+                yield "".join(lines), len(lines), lines
 
     def batches(self, fields: Container[int] | None = None) -> Iterator[list[Any]]:
         """The records column by column, a batch of lines at a time: the cheapest way to read.
@@ -1146,15 +1170,18 @@ class SWFReader:
         state = _ReadState(self.header.max_procs)
         limit = self.limit
         number = self._line
-        for text, lines in self._texts():
+        for text, count, lines in self._texts():
             columns = None
-            if limit is None or state.count + len(lines) < limit:
-                columns = _clean_batch(text, lines, number + 1, state, fields)
+            if limit is None or state.count + count < limit:
+                columns = _clean_batch(text, count, number + 1, state, fields)
             if columns is not None:
-                number += len(lines)
+                number += count
                 self._records, self._line = state.count, number
                 yield columns
                 continue
+            if lines is None:
+                lines = text.split("\n")
+                lines.pop()  # the empty string after the last '\n'
             rows, number, failure = self._check_lines(lines, number, state)
             self._records, self._line = state.count, number
             if rows:

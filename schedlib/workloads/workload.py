@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 import os
 from collections.abc import Iterable
 from importlib import resources
@@ -71,9 +72,15 @@ def _excluded_tuple(value: Iterable[ExcludedJob]) -> tuple[ExcludedJob, ...]:
     return tuple(value)
 
 
+_submit_order = operator.attrgetter("submit", "id")
+
+
 def _sorted_by_submit(
     instance: Any, attribute: attrs.Attribute[Any], value: tuple[Any, ...]
 ) -> None:
+    keys = list(map(_submit_order, value))
+    if all(map(operator.le, keys, itertools.islice(keys, 1, None))):
+        return  # the common case, checked in C; else find the first offender
     for before, after in itertools.pairwise(value):
         if (after.submit, after.id) < (before.submit, before.id):
             raise InvalidValueError(
@@ -322,11 +329,15 @@ def load_workload(
     """
     if processors is not None:
         require(processors, "processors", at_least=1)
-    if path is None:
-        with resources.as_file(resources.files("schedlib") / "data" / DEFAULT_WORKLOAD_FILE) as p:
-            workload = _load(p, processors, cleaning, limit, strict)
-        return attrs.evolve(workload, source=f"schedlib/data/{DEFAULT_WORKLOAD_FILE} (embedded)")
-    return _load(Path(path), processors, cleaning, limit, strict)
+    # paused collector: hundreds of thousands of jobs, no cycle (see schedlib.collector)
+    with paused_gc():
+        if path is None:
+            files = resources.files("schedlib") / "data" / DEFAULT_WORKLOAD_FILE
+            with resources.as_file(files) as p:
+                workload = _load(p, processors, cleaning, limit, strict)
+            source = f"schedlib/data/{DEFAULT_WORKLOAD_FILE} (embedded)"
+            return attrs.evolve(workload, source=source)
+        return _load(Path(path), processors, cleaning, limit, strict)
 
 
 def _load(
@@ -336,8 +347,7 @@ def _load(
     limit: int | None,
     strict: bool,
 ) -> Workload:
-    # paused collector: hundreds of thousands of jobs, no cycle (see schedlib.collector)
-    with open_swf(path, strict=strict, limit=limit) as reader, paused_gc():
+    with open_swf(path, strict=strict, limit=limit) as reader:
         header = reader.header
         known = processors
         if known is None:

@@ -21,9 +21,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schedlib.errors import WorkloadFormatError
-from schedlib.model import Job, trusted_job
-from schedlib.workloads import swf
+from schedlib.errors import InvalidValueError, WorkloadFormatError
+from schedlib.model import Job, trusted_instances, trusted_job
+from schedlib.workloads import cleaning, swf
 from schedlib.workloads.cleaning import CleaningPolicy, clean
 from schedlib.workloads.swf import open_swf
 
@@ -166,7 +166,9 @@ def test_trusted_job_is_the_job_job_would_build(values: tuple[Any, ...]) -> None
     assert type(trusted) is Job
 
 
-@pytest.mark.parametrize("token", ["-2", "-1.5", "x", "1.2.3", "1e3", "7.5"])
+@pytest.mark.parametrize(
+    "token", ["-2", "-1.5", "x", "1.2.3", "1e3", "7.5", ".", "5.", "-0", "1" * 400 + ".5"]
+)
 @pytest.mark.parametrize("field", range(18))
 def test_an_odd_token_in_any_field_reads_the_same_through_cleaning(
     tmp_path: Path, field: int, token: str
@@ -181,3 +183,69 @@ def test_an_odd_token_in_any_field_reads_the_same_through_cleaning(
     for policy in (CleaningPolicy(), CleaningPolicy.named("pyss")):
         fast = cleaned(text, tmp_path / "t.swf", policy, through_reader=True)
         assert fast == cleaned(text, tmp_path / "t.swf", policy, through_reader=False)
+
+
+@given(rows=st.lists(VALUES, max_size=5))
+def test_trusted_instances_are_the_jobs_job_would_build(rows: list[tuple[Any, ...]]) -> None:
+    columns = [[row[i] for row in rows] for i in range(7)]
+    trusted, checked = trusted_instances(Job, columns), [Job(*row) for row in rows]
+    assert trusted == checked and list(map(hash, trusted)) == list(map(hash, checked))
+    assert repr(trusted) == repr(checked)
+    assert pickle.dumps(trusted) == pickle.dumps(checked)
+
+
+def test_trusted_instances_refuses_columns_that_do_not_fit() -> None:
+    with pytest.raises(InvalidValueError, match="7 columns of equal length"):
+        trusted_instances(Job, [[1], [0], [1], [5], [5], [None]])
+    with pytest.raises(InvalidValueError, match="7 columns of equal length"):
+        trusted_instances(Job, [[1], [0], [1], [5], [5], [None], []])
+
+
+def test_the_generated_traces_take_the_bulk_cleaning_paths(
+    small_batches: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cleaning a reader's batch in bulk is compared above only if batches take it
+    with records the rule chain decides, processor fallbacks (some or all of a
+    batch) and unknown requested times (some or all of a batch)."""
+    seen: list[tuple[Any, ...]] = []
+    real = cleaning._Cleaning.rows
+
+    def rows(self: Any, items: Any) -> None:
+        seen.append(tuple(items))
+        real(self, iter(seen[-1]))
+
+    monkeypatch.setattr(cleaning._Cleaning, "rows", rows)
+    line = "{} {} 0 {} 2 -1 -1 {} {} -1 1 1 1 -1 -1 -1 -1 -1"
+    lines = [line.format(job, job, 10, 2, 20) for job in range(1, 61)]
+    for job in (3, 5, 6):  # runtime 0, unknown requested processors, unknown request
+        lines[job] = line.format(job + 1, job + 1, 0 if job == 3 else 10, -1 if job == 5 else 2,
+                                 -1 if job == 6 else 20)  # fmt: skip
+    for job in range(20, 40):  # every requested processor count unknown
+        lines[job] = line.format(job + 1, job + 1, 10, -1, 20)
+    for job in range(40, 60):  # every requested time unknown
+        lines[job] = line.format(job + 1, job + 1, 10, 2, -1)
+    path = tmp_path / "t.swf"
+    path.write_text("\n".join(lines) + "\n")
+    with open_swf(path) as reader:
+        result = clean(reader, processors=16)
+    by_rows = [row[0] for batch in seen for row in batch]
+    # the zero runtime and the unknown request by the chain; the fallback in bulk; of the
+    # all-unknown runs, at most the few that share a batch with known values
+    assert 4 in by_rows and 7 in by_rows and 6 not in by_rows and len(by_rows) <= 6, by_rows
+    assert (result.report.jobs, result.report.procs_fallback) == (60, 21)
+    assert (result.report.zero_runtime, result.report.requested_time_from_runtime) == (1, 21)
+
+
+@pytest.mark.parametrize(
+    ("ids", "submits"),
+    [([2, 1, 3], [5, 5, 6]), ([1, 2, 3], [5, 4, 6]), ([1, 2, 3], [5, 5, 5])],
+)
+def test_a_batch_out_of_order_is_cleaned_as_its_rows(ids: list[int], submits: list[int]) -> None:
+    """The bulk cleaning does not trust its columns to be in (submit, id) order."""
+    n = len(ids)
+    columns = (ids, submits, [10] * n, [2] * n, [2] * n, [20] * n, [1] * n, [1] * n, [1] * n)
+    bulk = cleaning._Cleaning(16, CleaningPolicy(), checked=True)
+    bulk.batch(columns)
+    by_rows = cleaning._Cleaning(16, CleaningPolicy(), checked=True)
+    by_rows.rows(zip(*columns, strict=True))
+    assert repr(bulk.result()) == repr(by_rows.result())
