@@ -237,13 +237,13 @@ def _row_writer(workload_name: str) -> Callable[[JobOutcome], str]:
         if asked is None:
             asked = ""
         pre, mig, fail = o.preemptions, o.migrations, o.failures
-        counts = f"{pre},{mig},{fail}" if pre or mig or fail else "0,0,0"
+        if pre or mig or fail:
+            tail = f"{word},{reason},{o.executed},{pre},{mig},{fail}\n"
+        else:
+            tail = f"{word},{reason},{o.executed},0,0,0\n"
         start, end = o.start, o.end
         if start is None or end is None:
-            return (
-                f"{o.job},{name},,{o.submit},{o.procs},{asked},{head},,,,,,,,-1,,"
-                f"{word},{reason},{o.executed},{counts}\n"
-            )
+            return f"{o.job},{name},,{o.submit},{o.procs},{asked},{head},,,,,,,,-1,,{tail}"
         place = o.place
         bounds = place.bounds
         where = places.get(bounds)
@@ -256,16 +256,16 @@ def _row_writer(workload_name: str) -> Callable[[JobOutcome], str]:
         waited = start - submit
         if not waited and type(waited) is int and type(execution) is int:
             # integer times, no wait: the turnaround is the execution time, the stretch 1
+            took = f"{execution}"
             return (
-                f"{o.job},{name},,{submit},{o.procs},{asked},{head},{start},{execution},{end},"
-                f"0,{execution},{'1.0' if execution else ''},{where},-1,,"
-                f"{word},{reason},{o.executed},{counts}\n"
+                f"{o.job},{name},,{submit},{o.procs},{asked},{head},{start},{took},{end},"
+                f"0,{took},{'1.0' if execution else ''},{where},-1,,{tail}"
             )
         turnaround = end - submit
         return (
             f"{o.job},{name},,{submit},{o.procs},{asked},{head},{start},{execution},{end},"
             f"{waited},{turnaround},{turnaround / execution if execution else ''},"
-            f"{where},-1,,{word},{reason},{o.executed},{counts}\n"
+            f"{where},-1,,{tail}"
         )
 
     return row
