@@ -362,36 +362,34 @@ def _write_rows(
 
 
 _JSON_FLAT = json.JSONEncoder(separators=("\0", ": "))
-"""Encodes a list of flat objects on one line, items separated by NUL (which `json`
-escapes inside strings, so a raw NUL is always a separator)."""
+"""Encodes lists of values on one line, items separated by NUL (which `json` escapes
+inside strings, so a raw NUL is always a separator)."""
+
+_JSON_JOB = "{\n   " + ",\n   ".join(f"{json.dumps(c)}: %s" for c in _COLUMNS) + "\n  }"
+"""One job's object as `json.dump(..., indent=1)` lays it out inside `jobs`."""
 
 
-def _json_jobs(rows: list[dict[str, Any]]) -> str:
-    """Job objects as `json.dump(jsonable(rows), indent=1)` writes them inside `jobs`.
+def _json_jobs(rows: list[list[Any]]) -> str:
+    """Jobs' values (`_values`) as `json.dump(jsonable(...), indent=1)` writes their objects.
 
-    Without the list's brackets nor the indentation before the first object.
-    The rows are encoded in one call of `json`'s C encoder (no indentation),
-    and the separators are then replaced by those of `indent=1`; NaN and
-    infinities (written as `null`, as `jsonable` does) send the rows through
-    `jsonable` first.
+    The objects are separated as inside `jobs`, without the list's brackets
+    nor the indentation before the first one. The values are encoded in one
+    call of `json`'s C encoder, then each job's values are laid out with
+    their keys; NaN and infinities (written as `null`, as `jsonable` does)
+    send the values through `jsonable` first.
 
     Examples
     --------
-    >>> print(_json_jobs([{"a": 1, "b": "x"}, {"a": float("nan"), "b": None}]))
-    {
-       "a": 1,
-       "b": "x"
-      },
-      {
-       "a": null,
-       "b": null
-      }
+    >>> _json_jobs([[7, "w"] + [None] * 21]).splitlines()[:3]
+    ['{', '   "job_id": 7,', '   "workload_name": "w",']
+    >>> _json_jobs([[1.5] * 23, [float("nan")] * 23]).count("null")
+    23
     """
     text = _JSON_FLAT.encode(rows)
     if "NaN" in text or "Infinity" in text:  # a float (or a string holding it)
         text = _JSON_FLAT.encode(jsonable(rows))
-    inner = text[2:-2].replace("}\0{", "\n  },\n  {\n   ").replace("\0", ",\n   ")
-    return "{\n   " + inner + "\n  }"
+    job = _JSON_JOB
+    return ",\n  ".join([job % tuple(row.split("\0")) for row in text[2:-2].split("]\0[")])
 
 
 def write_json(
@@ -426,7 +424,7 @@ def write_json(
     write(text[: -len("\n}")])
     write(',\n "jobs": ')
     name = _workload_name(record, workload_name)
-    jobs = (_row(o, name) for o in record.outcomes)
+    jobs = (_values(o, name) for o in record.outcomes)
     opening = "[\n  "
     while chunk := list(islice(jobs, _CHUNK)):
         write(opening)
