@@ -333,12 +333,17 @@ def summarize_outcomes(
     Raises
     ------
     InvalidValueError
-        If `capacity` is not an integer >= 1.
+        If `capacity` is not an integer >= 1, or `threshold` is not > 0
+        (checked once, before the first outcome is read).
 
     Notes
     -----
     Means are running sums divided by counts, in the order given (for a
-    record's outcomes: the same arithmetic as `summarize`). Complexity:
+    record's outcomes: the same arithmetic as `summarize`). The per-job
+    metrics ([`slowdown`][schedlib.results.metrics.slowdown],
+    [`bounded_slowdown`][schedlib.results.metrics.bounded_slowdown], ...) are
+    inlined in the one loop, with the same operations on the same values, so
+    the figures are the same floats as summing those functions' results. Complexity:
     $O(n)$ time and $O(1)$ memory without the median, $O(n \\log n)$ and
     $O(n)$ with it.
 
