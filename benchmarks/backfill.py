@@ -19,7 +19,10 @@ a check there, not a yardstick) and `x_plain` our `wall_s` as a multiple of
 it (1.0 = as fast as a hand-written loop); `traced_MB` is the `tracemalloc` peak of
 the simulation alone when `--tracemalloc` is given (it slows the run, so
 times are then not comparable). The load average before and after says how
-much of the machine the benchmark had (it may be shared).
+much of the machine the benchmark had (it may be shared). `target` is the
+throughput asked for (simulation and record, jobs/s: FCFS 100,000, EASY
+60,000, conservative 20,000 on SDSC-SP2 and CTC-SP2 at 430 processors, full
+traces) and `met` whether `jobs_per_s` reaches it in this run.
 
 Usage:
 
@@ -52,6 +55,9 @@ RUNS = [
     ("CTC-SP2-1996-3.1-cln.swf.gz", 430),  # the size seed 004 uses
 ]
 POLICIES = ("fcfs", "easy", "conservative")
+# Issue 16's throughput targets (simulation and record, jobs/s), on SDSC-SP2 and CTC-SP2 at 430.
+TARGETS = {"fcfs": 100_000, "easy": 60_000, "conservative": 20_000}
+TARGET_RUNS = {("SDSC-SP2-1998-4.2-cln.swf.gz", None), ("CTC-SP2-1996-3.1-cln.swf.gz", 430)}
 PLAIN = ("fcfs", "easy", "conservative")  # the policies the plain loop covers
 
 # A job for the plain loop: (id, submit, procs, requested time, runtime).
@@ -360,6 +366,13 @@ def main() -> None:
                     best = row
             assert best is not None
             best["load_1min"] = round(os.getloadavg()[0], 2)
+            target = (
+                TARGETS[policy] if (trace, processors) in TARGET_RUNS and not args.limit else None
+            )
+            best["target"] = target
+            best["met"] = (
+                None if target is None else ("yes" if best["jobs_per_s"] >= target else "no")
+            )
             rows.append(best)
     load_after = os.getloadavg()
     print(render(rows, args.format))

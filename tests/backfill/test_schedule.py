@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from schedlib.backfill import POLICIES, BackfillModel, easy, schedule
+from schedlib.backfill import POLICIES, BackfillModel, easy, fcfs, schedule
 from schedlib.engine import simulate
 from schedlib.errors import InvalidValueError
 from schedlib.model import Cluster, EventKind, FinalState, Job
@@ -159,12 +159,20 @@ def test_reservation_logging_changes_nothing_else(instance: tuple[Cluster, list[
         assert all(e.kind is not EventKind.RESERVE for e in quiet.events)
 
 
-@given(instance=parallel_instances(max_processors=5, max_jobs=10, runtimes="early"))
-def test_the_arrival_shortcut_decides_like_a_full_pass(instance: tuple[Cluster, list[Job]]) -> None:
-    """EASY looks only at the head and the new jobs when only arrivals happened."""
+@pytest.mark.parametrize("policy", ["fcfs", "easy"])
+@pytest.mark.parametrize("log_reservations", [False, True])
+@given(instance=parallel_instances(max_processors=5, max_jobs=25, runtimes="early"))
+def test_the_arrival_shortcuts_decide_like_a_full_pass_at_every_instant(
+    policy: str, log_reservations: bool, instance: tuple[Cluster, list[Job]]
+) -> None:
+    """Arrivals-only passes look at the head and the new jobs; arrivals before the next
+    end that cannot start are submitted without an engine event each. A custom `decide`
+    turns both off: one event and one full pass per instant. The logs are the same."""
     cluster, jobs = instance
-    full = schedule(jobs, cluster, policy="easy", decide=easy)  # a custom decide: no shortcut
-    assert full.events == schedule(jobs, cluster, policy="easy").events
+    decide = easy if policy == "easy" else fcfs
+    full = schedule(jobs, cluster, policy=policy, decide=decide, log_reservations=log_reservations)
+    fast = schedule(jobs, cluster, policy=policy, log_reservations=log_reservations)
+    assert full.events == fast.events
 
 
 def test_an_empty_workload() -> None:
@@ -185,7 +193,7 @@ def test_the_record_names_its_inputs() -> None:
 
 
 def test_progress_is_reported_on_long_runs() -> None:
-    jobs = [Job(i, i, 1 + i % 4, 10, 5 + i % 7) for i in range(3000)]
+    jobs = [Job(i, i, 1 + i % 4, 10, 5 + i % 7) for i in range(8000)]
     calls: list[tuple[float, int]] = []
     schedule(jobs, Cluster(8), policy="easy", progress=lambda now, n: calls.append((now, n)))
     assert calls and all(n % 4096 == 0 for _, n in calls)
