@@ -392,6 +392,22 @@ def _json_jobs(rows: list[list[Any]]) -> str:
     return ",\n  ".join([job % tuple(row.split("\0")) for row in text[2:-2].split("]\0[")])
 
 
+def _event_objects(record: RunRecord) -> list[dict[str, Any]]:
+    """The log as `write_json` writes it under `events`: one object per entry."""
+    return [
+        {
+            "time": e.time,
+            "job": e.job,
+            "kind": e.kind.value,
+            "place": list(e.place),
+            "task": e.task,
+            "detail": e.detail,
+            "at": e.at,
+        }
+        for e in record.events
+    ]
+
+
 def write_json(
     record: RunRecord,
     stream: IO[str],
@@ -432,18 +448,7 @@ def write_json(
         opening = ",\n  "
     write("[]" if opening == "[\n  " else "\n ]")
     if events:
-        log = [
-            {
-                "time": e.time,
-                "job": e.job,
-                "kind": e.kind.value,
-                "place": list(e.place),
-                "task": e.task,
-                "detail": e.detail,
-                "at": e.at,
-            }
-            for e in record.events
-        ]
+        log = _event_objects(record)
         text = json.dumps(jsonable({"events": log}), indent=1)
         write(",\n" + text[len("{\n") : -len("\n}")])
     write("\n}\n")

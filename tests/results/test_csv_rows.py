@@ -18,6 +18,7 @@ from schedlib.place import ProcessorSet
 from schedlib.results.export import (
     BATSIM_COLUMNS,
     EXTRA_COLUMNS,
+    _event_objects,
     _values,
     job_rows,
     write_csv,
@@ -145,18 +146,7 @@ def _by_json_module(record: RunRecord, name: str, events: bool) -> str:
         "jobs": job_rows(record, workload_name=name),
     }
     if events:
-        payload["events"] = [
-            {
-                "time": e.time,
-                "job": e.job,
-                "kind": e.kind.value,
-                "place": list(e.place),
-                "task": e.task,
-                "detail": e.detail,
-                "at": e.at,
-            }
-            for e in record.events
-        ]
+        payload["events"] = _event_objects(record)  # the log as before
     return json.dumps(jsonable(payload), indent=1) + "\n"
 
 
