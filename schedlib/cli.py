@@ -204,7 +204,7 @@ def _run_streamed(args: argparse.Namespace) -> int:
             workload.cluster,
             policy=args.policy,
             excluded=workload.excluded,
-            progress=bar,
+            progress=bar if bar.enabled else None,
             conventions=args.conventions,
         )
         written = write_outcomes_csv(outcomes, target, workload_name=workload.name)

@@ -64,7 +64,7 @@ def run_policy(
             workload.cluster,
             policy=policy,
             excluded=workload.excluded,
-            progress=bar,
+            progress=bar if bar.enabled else None,  # not a terminal: no callback at all
             conventions=conventions,
         )
 

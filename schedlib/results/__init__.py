@@ -7,50 +7,110 @@ derived from one), never engine internals:
 [`schedules`][schedlib.results.schedules] (any scheduler's per-job output read back),
 [`tables`][schedlib.results.tables] (text, JSON and CSV rendering) and
 [`plotting`][schedlib.results.plotting] (Gantt charts, load over time, wait CDFs, sweeps).
+
+The names listed in `__all__` are importable from here too; each is loaded
+from its submodule on first use (importing the metrics alone does not import
+the plotting or schedule-reading code).
 """
 
-from schedlib.results.export import (
-    BATSIM_COLUMNS,
-    DEFAULT_WORKLOAD_NAME,
-    EXTRA_COLUMNS,
-    interval_set,
-    job_rows,
-    write_csv,
-    write_json,
-    write_outcomes_csv,
-    write_record,
-)
-from schedlib.results.metrics import (
-    Summary,
-    bounded_slowdown,
-    makespan,
-    percentile,
-    ran,
-    slowdown,
-    summarize,
-    summarize_outcomes,
-    turnaround,
-    utilisation,
-    wait,
-)
-from schedlib.results.plotting import (
-    plot_runs,
-    plot_schedule,
-    plot_sweep,
-    pyplot,
-)
-from schedlib.results.schedules import (
-    Schedule,
-    ScheduledJob,
-    read_schedule,
-)
-from schedlib.results.tables import (
-    FORMATS,
-    format_cell,
-    jsonable,
-    render,
-    render_by,
-)
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from schedlib.results.export import (
+        BATSIM_COLUMNS,
+        DEFAULT_WORKLOAD_NAME,
+        EXTRA_COLUMNS,
+        interval_set,
+        job_rows,
+        write_csv,
+        write_json,
+        write_outcomes_csv,
+        write_record,
+    )
+    from schedlib.results.metrics import (
+        Summary,
+        bounded_slowdown,
+        makespan,
+        percentile,
+        ran,
+        slowdown,
+        summarize,
+        summarize_outcomes,
+        turnaround,
+        utilisation,
+        wait,
+    )
+    from schedlib.results.plotting import (
+        plot_runs,
+        plot_schedule,
+        plot_sweep,
+        pyplot,
+    )
+    from schedlib.results.schedules import (
+        Schedule,
+        ScheduledJob,
+        read_schedule,
+    )
+    from schedlib.results.tables import (
+        FORMATS,
+        format_cell,
+        jsonable,
+        render,
+        render_by,
+    )
+
+_HOME = {
+    "BATSIM_COLUMNS": "export",
+    "DEFAULT_WORKLOAD_NAME": "export",
+    "EXTRA_COLUMNS": "export",
+    "FORMATS": "tables",
+    "Schedule": "schedules",
+    "ScheduledJob": "schedules",
+    "Summary": "metrics",
+    "bounded_slowdown": "metrics",
+    "format_cell": "tables",
+    "interval_set": "export",
+    "job_rows": "export",
+    "jsonable": "tables",
+    "makespan": "metrics",
+    "percentile": "metrics",
+    "plot_runs": "plotting",
+    "plot_schedule": "plotting",
+    "plot_sweep": "plotting",
+    "pyplot": "plotting",
+    "ran": "metrics",
+    "read_schedule": "schedules",
+    "render": "tables",
+    "render_by": "tables",
+    "slowdown": "metrics",
+    "summarize": "metrics",
+    "summarize_outcomes": "metrics",
+    "turnaround": "metrics",
+    "utilisation": "metrics",
+    "wait": "metrics",
+    "write_csv": "export",
+    "write_json": "export",
+    "write_outcomes_csv": "export",
+    "write_record": "export",
+}
+"""The submodule of each name of `__all__`."""
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
 
 __all__ = [
     "BATSIM_COLUMNS",

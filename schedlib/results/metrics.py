@@ -333,12 +333,17 @@ def summarize_outcomes(
     Raises
     ------
     InvalidValueError
-        If `capacity` is not an integer >= 1.
+        If `capacity` is not an integer >= 1, or `threshold` is not > 0
+        (checked once, before the first outcome is read).
 
     Notes
     -----
     Means are running sums divided by counts, in the order given (for a
-    record's outcomes: the same arithmetic as `summarize`). Complexity:
+    record's outcomes: the same arithmetic as `summarize`). The per-job
+    metrics ([`slowdown`][schedlib.results.metrics.slowdown],
+    [`bounded_slowdown`][schedlib.results.metrics.bounded_slowdown], ...) are
+    inlined in the one loop, with the same operations on the same values, so
+    the figures are the same floats as summing those functions' results. Complexity:
     $O(n)$ time and $O(1)$ memory without the median, $O(n \\log n)$ and
     $O(n)$ with it.
 
@@ -351,7 +356,9 @@ def summarize_outcomes(
     ((1, 5.0, 0.5), True)
     """
     require(capacity, "capacity", at_least=1)
-    counts = {state: 0 for state in FinalState}
+    require(threshold, "threshold", greater_than=0)
+    counts: dict[FinalState | None, int] = {state: 0 for state in FinalState}
+    counts[None] = 0
     jobs = 0
     ran_count = slow_count = 0
     wait_sum: float = 0
@@ -363,28 +370,36 @@ def summarize_outcomes(
     last_end: Time | None = None
     used: float = 0
     waits: array[float] | None = array("d") if median else None
+    keep = waits.append if waits is not None else None
+    completed, killed = FinalState.COMPLETED, FinalState.KILLED_AT_LIMIT
+    # One pass, each metric inlined (`ran`, `slowdown`, `bounded_slowdown`): the same
+    # operations on the same values in the same order, so the same floats.
     for o in outcomes:
         jobs += 1
-        if o.state is not None:
-            counts[o.state] += 1
-        used += o.procs * o.executed
-        if not ran(o):
+        state = o.state
+        counts[state] += 1
+        executed = o.executed
+        used += o.procs * executed
+        if state is not completed and state is not killed:
             continue
         start, end = o.start, o.end
-        assert start is not None and end is not None
+        if start is None or end is None:
+            continue
         ran_count += 1
-        waited = start - o.submit
+        submit = o.submit
+        waited = start - submit
         wait_sum += waited
-        if waits is not None:
-            waits.append(waited)
+        if keep is not None:
+            keep(waited)
         if most_wait is None or waited > most_wait:
             most_wait = waited
-        turn_sum += end - o.submit
-        slow = slowdown(o)
-        if slow is not None:
+        turned = end - submit
+        turn_sum += turned
+        if executed > 0:
             slow_count += 1
-            slow_sum += slow
-        bsld_sum += bounded_slowdown(o, threshold)  # type: ignore[operator]
+            slow_sum += turned / executed
+        bounded = turned / (threshold if threshold > executed else executed)
+        bsld_sum += bounded if bounded > 1.0 else 1.0
         if first_start is None or start < first_start:
             first_start = start
         if last_end is None or end > last_end:
