@@ -27,7 +27,6 @@ from typing import Any
 
 from schedlib import __version__
 from schedlib.errors import SchedlibError, SimulationStuckError
-from schedlib.execution.parallel import RunFailedError
 from schedlib.experiments import REPRODUCTIONS
 from schedlib.results.tables import FORMATS, render, render_by
 
@@ -609,13 +608,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. `schedlib compare | head -1`
         _silence_stdout()
         return 0
-    except RunFailedError as error:  # one run of a batch: its configuration is named
-        print(f"{PROG}: error: {error}", file=sys.stderr)
-        return 2 if error.user_error else 1
     except SimulationStuckError as error:  # a shipped model that cannot finish: our fault
         print(f"{PROG}: internal error: {error}", file=sys.stderr)
         return 1
     except (SchedlibError, OSError) as error:
+        from schedlib.execution.parallel import RunFailedError  # loaded only when a run fails
+
+        if isinstance(error, RunFailedError):  # one run of a batch: its configuration is named
+            print(f"{PROG}: error: {error}", file=sys.stderr)
+            return 2 if error.user_error else 1
         message = str(error)
         if isinstance(error, OSError) and error.filename is not None and error.strerror:
             message = f"{error.filename}: {error.strerror}"

@@ -2,7 +2,7 @@
 
 The layers, lowest first (the Background page draws them):
 
-0. ground: `model`, `place`, `errors`, `validation`, `collector` (and the package's
+0. ground: `model`, `place`, `errors`, `validation`, `collector`, `lazy` (and the package's
    `__init__`);
 1. shared machinery: `engine`, `workloads`, `results`, `execution`;
 2. the single-site backfilling core, `backfill` (Sabin et al. §2), which the
@@ -36,6 +36,7 @@ LAYERS: dict[str, int] = {
     "errors": 0,
     "validation": 0,
     "collector": 0,
+    "lazy": 0,
     "engine": 1,
     "workloads": 1,
     "results": 1,

@@ -12,14 +12,17 @@ True
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from schedlib.backfill import POLICIES, schedule
-from schedlib.execution.progress import ProgressBar
 from schedlib.model import RunRecord
 from schedlib.results.metrics import Summary, summarize
 from schedlib.workloads import Workload
+
+if TYPE_CHECKING:
+    from schedlib.execution.progress import ProgressBar
 
 __all__ = [
     "SUMMARY_CONTEXT",
@@ -57,16 +60,24 @@ def run_policy(
     RunRecord
         One outcome per record of the workload, simulated or excluded.
     """
-    horizon = workload.jobs[-1].submit if workload.jobs else 0
-    with ProgressBar(horizon, policy, enabled=None if show_progress else False) as bar:
+
+    def run(progress: ProgressBar | None) -> RunRecord:
         return schedule(
             workload.jobs,
             workload.cluster,
             policy=policy,
             excluded=workload.excluded,
-            progress=bar if bar.enabled else None,  # not a terminal: no callback at all
+            progress=progress,
             conventions=conventions,
         )
+
+    if not (show_progress and sys.stderr.isatty()):
+        return run(None)  # no bar: no callback, and the progress machinery is not imported
+    from schedlib.execution.progress import ProgressBar
+
+    horizon = workload.jobs[-1].submit if workload.jobs else 0
+    with ProgressBar(horizon, policy) as bar:
+        return run(bar)
 
 
 def summary_row(workload: Workload, record: RunRecord) -> dict[str, Any]:

@@ -15,8 +15,9 @@ the plotting or schedule-reading code).
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from schedlib.lazy import lazy_names
 
 if TYPE_CHECKING:
     from schedlib.results.export import (
@@ -99,18 +100,7 @@ _HOME = {
 """The submodule of each name of `__all__`."""
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
-
+__getattr__, __dir__ = lazy_names(__name__, _HOME)
 
 __all__ = [
     "BATSIM_COLUMNS",
