@@ -181,13 +181,14 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def _run_streamed(args: argparse.Namespace) -> int:
-    """`run --stream`: CSV rows written as jobs end; neither the log nor the outcomes kept."""
+    """`run --stream`: the trace read and CSV rows written as the run goes; nothing kept."""
     from schedlib.backfill import schedule_iter
-    from schedlib.execution.progress import ProgressBar
     from schedlib.experiments.backfilling import summary_fields
     from schedlib.results.atomic import atomic_write
     from schedlib.results.export import write_outcomes_csv
     from schedlib.results.metrics import summarize_outcomes
+    from schedlib.workloads import CleaningPolicy, stream_workload
+    from schedlib.workloads.cleaning import CLEANINGS
 
     if args.plot:
         raise SchedlibError("--stream keeps no record to plot; drop --plot or --stream")
@@ -195,21 +196,35 @@ def _run_streamed(args: argparse.Namespace) -> int:
         raise SchedlibError(
             "--stream writes each job's CSV row as the job ends: give --output FILE.csv"
         )
-    workload = _load(args)
-    horizon = workload.jobs[-1].submit if workload.jobs else 0
-    with ProgressBar(horizon, args.policy) as bar, atomic_write(Path(args.output)) as target:
+    if CLEANINGS[args.cleaning] != "schedlib":
+        raise SchedlibError(
+            "--stream cleans the trace as it reads it, by our rules; --cleaning pyss needs "
+            "the whole trace: drop one"
+        )
+    with (
+        stream_workload(
+            Path(args.workload) if args.workload else None,
+            processors=args.processors,
+            cleaning=CleaningPolicy(over_limit=args.over_limit),
+            limit=args.limit,
+        ) as trace,
+        atomic_write(Path(args.output)) as target,
+    ):
         outcomes = schedule_iter(
-            workload.jobs,
-            workload.cluster,
+            (),
+            trace.cluster,
             policy=args.policy,
-            excluded=workload.excluded,
-            progress=bar if bar.enabled else None,
+            mixed=trace.records,
             conventions=args.conventions,
         )
-        written = write_outcomes_csv(outcomes, target, workload_name=workload.name)
+        written = write_outcomes_csv(outcomes, target, workload_name=trace.name)
         summary = summarize_outcomes(
-            written, algorithm=args.policy, capacity=workload.cluster.processors
+            written, algorithm=args.policy, capacity=trace.cluster.processors
         )
+        workload = trace.workload()
+    print(f"{PROG}: {workload.name}: {workload.report.summary()}", file=sys.stderr)
+    for warning in workload.warnings():
+        print(f"{PROG}: warning: {warning}", file=sys.stderr)
     _print_summaries([summary_fields(workload, summary)], args)
     return 0
 
@@ -441,9 +456,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     run.add_argument(
         "--stream",
         action="store_true",
-        help="write each job's CSV row as the job ends, keeping neither the log nor the "
-        "outcomes (rows in end order; needs --output FILE.csv; memory: the cleaned workload "
-        "only)",
+        help="read the trace and write each job's CSV row as the run goes, keeping neither "
+        "the jobs, the log nor the outcomes: flat memory for traces of any length (rows in "
+        "end order; needs --output FILE.csv, a trace in arrival order with its machine size "
+        "in the header or --processors, and the default cleaning; no progress bar)",
     )
     _add_format_argument(run)
     _add_explain_argument(run)

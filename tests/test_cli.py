@@ -248,6 +248,7 @@ def test_run_stream_writes_the_same_rows_as_they_end(
         ((), "give --output FILE.csv"),
         (("--output", "x.json"), "give --output FILE.csv"),
         (("--output", "x.csv", "--plot", "x.png"), "no record to plot"),
+        (("--output", "x.csv", "--cleaning", "pyss"), "drop one"),
     ],
 )
 def test_run_stream_refuses_what_it_cannot_do(
@@ -255,3 +256,19 @@ def test_run_stream_refuses_what_it_cannot_do(
 ) -> None:
     code, _, err = run(capsys, "run", "--limit", "10", "--stream", *extra)
     assert code == 2 and message in err and len(err.splitlines()) == 1
+
+
+def test_run_stream_names_a_trace_out_of_arrival_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    trace = tmp_path / "late.swf"
+    trace.write_text(
+        "; MaxProcs: 4\n"
+        "1 10 0 5 1 -1 -1 1 9 -1 1 1 1 -1 -1 -1 -1 -1\n"
+        "2 3 0 5 1 -1 -1 1 9 -1 1 1 1 -1 -1 -1 -1 -1\n"
+    )
+    output = tmp_path / "out.csv"
+    args = ("run", "--workload", str(trace), "--stream", "--output", str(output))
+    code, _, err = run(capsys, *args)
+    assert code == 2 and "arrival order" in err and len(err.splitlines()) == 1
+    assert not output.exists()  # nothing half-written is left behind

@@ -336,12 +336,17 @@ class _Window:
     __slots__ = ("_base", "_items", "_last", "_model", "_source", "done", "pending")
 
     def __init__(
-        self, model: BackfillModel, jobs: Iterable[Job], excluded: Iterable[ExcludedRecord]
+        self,
+        model: BackfillModel,
+        jobs: Iterable[Job],
+        excluded: Iterable[ExcludedRecord],
+        mixed: Iterable[Job | ExcludedRecord],
     ) -> None:
         self._model = model
         tagged = (
             ((job.submit, job.id, True, job) for job in jobs),
             ((record.submit, record.id, False, record) for record in excluded),
+            ((r.submit, r.id, isinstance(r, Job), r) for r in mixed),
         )
         self._source: Iterator[tuple[Time, JobId, bool, Any]] = heapq.merge(
             *tagged, key=itemgetter(0, 1)
@@ -448,6 +453,13 @@ class BackfillModel:
     conventions
         One of [`CONVENTIONS`][schedlib.backfill.simulation.CONVENTIONS]
         (see [`schedule`][schedlib.backfill.simulation.schedule]).
+    stream
+        Read the workload as the run reaches it, in arrival order (what
+        [`schedule_iter`][schedlib.backfill.simulation.schedule_iter] does).
+    mixed
+        Jobs ([`Job`][schedlib.model.Job]) and excluded records (anything
+        else) in one iterable, as a trace cleaned while it is read yields
+        them; added to `jobs` and `excluded`.
 
     Attributes
     ----------
@@ -466,6 +478,7 @@ class BackfillModel:
         decide: Callable[[Any], Any] | None = None,
         conventions: str = "instant",
         stream: bool = False,
+        mixed: Iterable[Job | ExcludedRecord] = (),
     ) -> None:
         if policy not in POLICIES:
             raise InvalidValueError("policy", policy, f"must be one of {', '.join(POLICIES)}")
@@ -479,7 +492,7 @@ class BackfillModel:
         self.log_reservations = log_reservations
         self._window: _Window | None = None
         if stream:
-            self._window = _Window(self, jobs, excluded)
+            self._window = _Window(self, jobs, excluded, mixed)
             self.records: Any = _View(self._window, 0)
             self._submit: Any = _View(self._window, 1)
             self._request: Any = _View(self._window, 2)
@@ -487,8 +500,9 @@ class BackfillModel:
             self._requested: dict[JobId, Time] = {}
             self._window.fill(None)
         else:
-            jobs = tuple(jobs)
-            excluded = tuple(excluded)
+            mixed = tuple(mixed)
+            jobs = (*jobs, *(r for r in mixed if isinstance(r, Job)))
+            excluded = (*excluded, *(r for r in mixed if not isinstance(r, Job)))
             seen: set[JobId] = set()
             for is_job, records in ((True, jobs), (False, excluded)):
                 for record in records:
@@ -1191,6 +1205,7 @@ def schedule_iter(
     excluded: Iterable[ExcludedRecord] = (),
     progress: Callable[[float, int], None] | None = None,
     conventions: str = "instant",
+    mixed: Iterable[Job | ExcludedRecord] = (),
 ) -> Iterator[JobOutcome]:
     """Run a backfilling policy like [`schedule`][schedlib.backfill.simulation.schedule], yielding each outcome as its job ends.
 
@@ -1206,6 +1221,13 @@ def schedule_iter(
         a generator included). A trace's jobs are in that order.
     cluster, policy, progress, conventions
         As for `schedule`.
+    mixed
+        Jobs ([`Job`][schedlib.model.Job]) and excluded records (anything
+        else) in one iterable, in arrival order: what a trace cleaned while it
+        is read yields ([`clean_in_order`][schedlib.workloads.cleaning.clean_in_order]).
+        Read one record ahead, where separate `jobs` and `excluded` iterables
+        are each read one ahead (the next excluded record may lie far into the
+        trace).
 
     Yields
     ------
@@ -1243,7 +1265,7 @@ def schedule_iter(
     [(1, 10, 41), (2, 20, 52), (3, 41, 74), (4, 52, 86)]
     """  # noqa: E501
     model = BackfillModel(
-        jobs, cluster, policy, excluded=excluded, conventions=conventions, stream=True
+        jobs, cluster, policy, excluded=excluded, conventions=conventions, stream=True, mixed=mixed
     )
     assert model._window is not None
     pending = model._window.pending

@@ -28,6 +28,7 @@ from schedlib.workloads.cleaning import (
     CleaningReport,
     ExcludedJob,
     clean,
+    clean_in_order,
 )
 from schedlib.workloads.swf import (
     FIELDS,
@@ -48,9 +49,11 @@ from schedlib.workloads.swf import (
 from schedlib.workloads.workload import (
     DEFAULT_WORKLOAD_FILE,
     DEFAULT_WORKLOAD_JOBS,
+    TraceStream,
     Workload,
     default_workload,
     load_workload,
+    stream_workload,
     workload_name,
 )
 
@@ -70,14 +73,17 @@ __all__ = [
     "SWFReader",
     "SWFRecord",
     "SWFTrace",
+    "TraceStream",
     "Workload",
     "clean",
+    "clean_in_order",
     "default_workload",
     "format_record",
     "iter_swf",
     "load_workload",
     "open_swf",
     "read_swf",
+    "stream_workload",
     "workload_name",
     "write_swf",
 ]

@@ -72,6 +72,7 @@ Examples
 
 from __future__ import annotations
 
+import heapq
 import math
 import operator
 from collections import deque
@@ -81,7 +82,7 @@ from typing import Any, Literal
 
 import attrs
 
-from schedlib.errors import InvalidValueError
+from schedlib.errors import InvalidValueError, WorkloadFormatError
 from schedlib.model import FinalState, Job, JobId, Time, trusted_instances, trusted_job
 from schedlib.validation import at_least, finite_at_least, require
 from schedlib.workloads.swf import SWFReader, SWFRecord
@@ -745,6 +746,96 @@ def clean(
         names = _USED if policy.procs_from == "requested" else _SWAPPED
         cleaning.rows(map(operator.attrgetter(*names), records))
     return cleaning.result()
+
+
+def clean_in_order(
+    reader: SWFReader,
+    *,
+    processors: int | None = None,
+    policy: CleaningPolicy | None = None,
+    report: list[CleaningReport] | None = None,
+) -> Iterator[Job | ExcludedJob]:
+    """Clean a reader's records as they are read: jobs and excluded jobs, in arrival order.
+
+    The lazy form of [`clean`][schedlib.workloads.cleaning.clean] for a trace
+    too long to hold: each batch of the reader is cleaned by the same rules and
+    handed out at once, then forgotten. Rule 9 (the sort) becomes a check: the
+    records must already be in `(submit, id)` order, as archive traces are.
+
+    Parameters
+    ----------
+    reader
+        An open [`SWFReader`][schedlib.workloads.swf.SWFReader], not yet iterated.
+    processors, policy
+        As for `clean`; only our rules (`policy.rules == "schedlib"`).
+    report
+        If given, the [`CleaningReport`][schedlib.workloads.cleaning.CleaningReport]
+        is appended to it once the last record has been handed out.
+
+    Yields
+    ------
+    Job or ExcludedJob
+        Every record, cleaned, in file order (which is arrival order).
+
+    Raises
+    ------
+    WorkloadFormatError
+        When a record comes before the one read ahead of it in `(submit, id)`
+        order, or has no submit time (it could not be placed without a sort);
+        raised when the iteration reaches it.
+    InvalidValueError
+        For the pyss rules (they need the whole trace) or an invalid `processors`.
+
+    Notes
+    -----
+    Memory: one batch of the reader. Complexity: $O(n)$ for $n$ records.
+
+    Examples
+    --------
+    >>> import io
+    >>> from schedlib.workloads.swf import SWFReader
+    >>> rows = ["1 0 0 10 2 -1 -1 2 20 -1 1", "2 5 0 -1 2 -1 -1 2 20 -1 5"]
+    >>> text = "".join(row + " 1 1 -1 -1 -1 -1 -1" + chr(10) for row in rows)
+    >>> found = []
+    >>> [(r.id, type(r).__name__) for r in clean_in_order(SWFReader(io.StringIO(text)), report=found)]
+    [(1, 'Job'), (2, 'ExcludedJob')]
+    >>> found[0].cancelled_in_log
+    1
+    """  # noqa: E501
+    if processors is not None:
+        require(processors, "processors", at_least=1)
+    policy = CleaningPolicy() if policy is None else policy
+    if policy.rules != "schedlib":
+        raise InvalidValueError(
+            "cleaning",
+            policy.rules,
+            "a trace cleaned as it is read follows our rules only (the pyss rules may "
+            "move submit times and need the whole trace)",
+        )
+    cleaning = _Cleaning(processors, policy, True)
+    jobs = excluded = 0
+    for batch in _columns(reader, policy.procs_from):
+        cleaning.batch(batch)
+        if not cleaning.in_order or cleaning.counts["rejected_unknown_submit"]:
+            raise WorkloadFormatError(
+                reader.source,
+                None,
+                f"records out of (submit, id) order or without a submit time, at or before "
+                f"job {cleaning.last_id}: a trace read as it runs must be in arrival order "
+                f"(read it whole instead)",
+            )
+        made, left = cleaning.jobs, cleaning.excluded
+        cleaning.jobs, cleaning.excluded = [], []
+        jobs += len(made)
+        if not left:
+            yield from made
+            continue
+        out: list[Job | ExcludedJob] = trusted_instances(ExcludedJob, list(zip(*left, strict=True)))
+        excluded += len(out)
+        yield from heapq.merge(made, out, key=_submit_order)
+    if report is not None:
+        counts = cleaning.counts
+        report.append(CleaningReport(policy, processors, jobs + excluded, jobs, **counts))
 
 
 def _clean_pyss(

@@ -25,11 +25,12 @@ Job(id=11, submit=566129, procs=1, requested_time=28800, runtime=28826, user=153
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import operator
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -45,15 +46,18 @@ from schedlib.workloads.cleaning import (
     CleaningReport,
     ExcludedJob,
     clean,
+    clean_in_order,
 )
 from schedlib.workloads.swf import ParseReport, SWFHeader, open_swf
 
 __all__ = [
     "DEFAULT_WORKLOAD_FILE",
     "DEFAULT_WORKLOAD_JOBS",
+    "TraceStream",
     "Workload",
     "default_workload",
     "load_workload",
+    "stream_workload",
     "workload_name",
 ]
 
@@ -338,6 +342,121 @@ def load_workload(
             source = f"schedlib/data/{DEFAULT_WORKLOAD_FILE} (embedded)"
             return attrs.evolve(workload, source=source)
         return _load(Path(path), processors, cleaning, limit, strict)
+
+
+class TraceStream:
+    """A trace read and cleaned as a run goes: what [`stream_workload`][schedlib.workloads.workload.stream_workload] yields.
+
+    Attributes
+    ----------
+    name, cluster, source, processors_source
+        As in [`Workload`][schedlib.workloads.workload.Workload].
+    records
+        The jobs and excluded jobs, cleaned, in arrival order, read as they
+        are iterated (see [`clean_in_order`][schedlib.workloads.cleaning.clean_in_order]).
+    """  # noqa: E501
+
+    def __init__(
+        self, reader: Any, name: str, cluster: Cluster, processors_source: str, policy: Any
+    ) -> None:
+        self._reader = reader
+        self._report: list[CleaningReport] = []
+        self.name, self.cluster, self.processors_source = name, cluster, processors_source
+        self.source = reader.source
+        self.records = clean_in_order(
+            reader, processors=cluster.processors, policy=policy, report=self._report
+        )
+
+    def workload(self) -> Workload:
+        """The trace's description once every record was read: a `Workload` without its jobs.
+
+        Its `report` and `parse_report` count every record; `jobs` and
+        `excluded` are empty (they went to the run).
+
+        Raises
+        ------
+        RuntimeError
+            If the records have not all been read yet.
+        """
+        if not self._report:
+            raise RuntimeError("the trace has not been read to its end")
+        return Workload(
+            name=self.name,
+            cluster=self.cluster,
+            jobs=(),
+            excluded=(),
+            report=self._report[0],
+            header=self._reader.header,
+            source=self.source,
+            processors_source=self.processors_source,
+            parse_report=self._reader.report,
+        )
+
+
+@contextlib.contextmanager
+def stream_workload(
+    path: str | os.PathLike[str] | None = None,
+    *,
+    processors: int | None = None,
+    cleaning: CleaningPolicy | None = None,
+    limit: int | None = None,
+    strict: bool = True,
+) -> Iterator[TraceStream]:
+    """Open an SWF trace to be read and cleaned as a run goes, for runs of any length.
+
+    The streamed form of [`load_workload`][schedlib.workloads.workload.load_workload]:
+    memory holds one batch of the file, not the jobs. The trace must be in
+    arrival order (`(submit, id)`, as archive traces are) and its machine size
+    known in advance.
+
+    Parameters
+    ----------
+    path, processors, cleaning, limit, strict
+        As for `load_workload`; the cleaning follows our rules (not pyss's).
+
+    Yields
+    ------
+    TraceStream
+        The trace's name and cluster, and its `records` to hand to
+        [`schedule_iter`][schedlib.backfill.simulation.schedule_iter]`(mixed=...)`.
+
+    Raises
+    ------
+    WorkloadFormatError
+        As `load_workload`; also when the header gives no machine size and
+        `processors` is not given, and (during the iteration) when a record is
+        out of arrival order.
+
+    Notes
+    -----
+    Complexity: $O(n)$ for $n$ records, memory $O(1)$ in $n$.
+
+    Examples
+    --------
+    >>> with stream_workload(limit=5) as trace:
+    ...     kinds = [type(r).__name__ for r in trace.records]
+    >>> trace.cluster.processors, kinds, trace.workload().report.records
+    (128, ['Job', 'Job', 'Job', 'Job', 'Job'], 5)
+    """
+    if processors is not None:
+        require(processors, "processors", at_least=1)
+    with contextlib.ExitStack() as stack:
+        if path is None:
+            files = resources.files("schedlib") / "data" / DEFAULT_WORKLOAD_FILE
+            path = stack.enter_context(resources.as_file(files))
+        path = Path(path)
+        reader = stack.enter_context(open_swf(path, strict=strict, limit=limit))
+        header = reader.header
+        if processors is None and header.max_procs is None and header.max_nodes is None:
+            raise WorkloadFormatError(
+                str(path),
+                None,
+                "the header gives no machine size (no MaxProcs, no MaxNodes), and a trace "
+                "read as it runs cannot take the widest job's: give processors= / --processors N",
+            )
+        size, size_source = _machine_size(processors, header, ())
+        name = workload_name(path)
+        yield TraceStream(reader, name, Cluster(size, name), size_source, cleaning)
 
 
 def _load(
