@@ -45,9 +45,14 @@ The decision functions are the same.
 Engine events
 -------------
 One `ARRIVAL` event per instant with arrivals (each schedules the next, so
-the heap stays small), one `COMPLETION` event per instant at which running
-jobs end (keyed by that instant), and for conservative one `TIMER` at the
-earliest pending reservation. Because the engine handles completions before
+the heap stays small; keyed, so that a later step can replace it), one
+`COMPLETION` event per instant at which running jobs end (keyed by that
+instant), and for conservative one `TIMER` at the earliest pending
+reservation. Under FCFS and EASY (instant conventions, the policy's own
+decision function), arrivals that the policy would not start before the next
+end are submitted at the end of the pass that precedes them, each logged at
+its own time, and get no event of their own (see `BackfillModel._next_arrival`
+and the Backfilling page, "Arrivals that cannot start"). Because the engine handles completions before
 arrivals at equal times, and the model knows its own next arrival, the
 scheduling pass runs at the end of the last event of each instant — after the
 arrivals if there are any, else after the completions — exactly where the
@@ -449,7 +454,8 @@ class BackfillModel:
         `"easy"`, [`Plan`][schedlib.backfill.policies.Plan] ->
         [`PlanDecision`][schedlib.backfill.policies.PlanDecision] for
         `"conservative"`. For trying a variant on the same engine and checkers
-        (the shortcut for passes with only arrivals is then off).
+        (the shortcuts for arrivals are then off: one event and one full pass
+        per instant).
     conventions
         One of [`CONVENTIONS`][schedlib.backfill.simulation.CONVENTIONS]
         (see [`schedule`][schedlib.backfill.simulation.schedule]).
