@@ -54,10 +54,11 @@ end are submitted at the end of the pass that precedes them, each logged at
 its own time, and get no event of their own (see `BackfillModel._next_arrival`
 and the Backfilling page, "Arrivals that cannot start").
 
-Because the engine handles completions before arrivals at equal times, and the model knows its own next arrival, the
-scheduling pass runs at the end of the last event of each instant — after the
-arrivals if there are any, else after the completions — exactly where the
-engine's `wake` would put it, without a separate engine event.
+Because the engine handles completions before arrivals at equal times, and
+the model knows its own next arrival, the scheduling pass runs at the end of
+the last event of each instant — after the arrivals if there are any, else
+after the completions — exactly where the engine's `wake` would put it,
+without a separate engine event.
 
 Examples
 --------
