@@ -603,13 +603,13 @@ class BackfillModel:
         if phase == _ARRIVAL:
             self._arrive(work, now)
             self._pass(work, now)
-            self._next_arrival(work, now, True)
+            self._next_arrival(work, True)
         elif phase == _COMPLETION:
             self._complete(work, now)
             submit = self._submit
             if work.arrived == len(submit) or submit[work.arrived] != now:
                 self._pass(work, now)  # no arrival follows at this instant
-                self._next_arrival(work, now, False)
+                self._next_arrival(work, False)
         else:  # the conservative timer: a reservation may be due
             self._timer(work, now)
         return work.step()
@@ -707,7 +707,7 @@ class BackfillModel:
                 if planned_end > now
             )
 
-    def _next_arrival(self, work: _Work, now: Time, arrived: bool) -> None:
+    def _next_arrival(self, work: _Work, arrived: bool) -> None:
         """After a pass: submit the arrivals that cannot start before the next end, then schedule.
 
         Under FCFS and EASY (instant conventions, the policy's own decision
@@ -742,23 +742,19 @@ class BackfillModel:
             self._window.fill(end, i)
         submit, requests = self._submit, self._request
         n = len(submit)
-        if i == n or submit[i] >= end:
-            return i
         check = self._inert if self.policy == "easy" else None
         waiting: list[Request] = []
         while i < n and submit[i] < end:
             t = submit[i]
             j = i
-            while j < n and submit[j] == t:  # one instant: all of its jobs stay waiting, or none
-                request = requests[j]
-                if request is not None and check is not None and not check(work, t, request):
-                    return self._absorbed(work, waiting, i)
+            while j < n and submit[j] == t:
                 j += 1
+            if check is not None and not all(  # one instant: all of its jobs stay, or none
+                check(work, t, requests[k]) for k in range(i, j) if requests[k] is not None
+            ):
+                break
             self._submit_records(work, t, i, j, waiting)
             i = j
-        return self._absorbed(work, waiting, i)
-
-    def _absorbed(self, work: _Work, waiting: list[Request], i: int) -> int:
         if waiting:
             work.queue = work.queue + tuple(waiting)
         return i

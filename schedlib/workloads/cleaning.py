@@ -476,7 +476,7 @@ class _Cleaning:
     """A cleaning under our rules in progress: the counts, the jobs and excluded
     records so far, and what one record needs to know of those before it."""
 
-    __slots__ = ("checked", "counts", "excluded", "in_order", "jobs", "last_id",
+    __slots__ = ("checked", "counts", "disorder", "excluded", "in_order", "jobs", "last_id",
                  "last_submit", "make_job", "policy", "processors")  # fmt: skip
 
     def __init__(self, processors: int | None, policy: CleaningPolicy, checked: bool) -> None:
@@ -488,6 +488,8 @@ class _Cleaning:
         self.excluded: list[Any] = []
         self.last_submit = 0  # the last known submit time; also the last record's time
         self.in_order, self.last_id = True, -1  # are the records sorted by (submit, id)?
+        # the first record out of that order: (its id, its time, the previous id and time)
+        self.disorder: tuple[JobId, Time, JobId, Time] | None = None
 
     def rows(self, rows: Iterable[tuple[Any, ...]]) -> None:
         """Rules 1-8, one record at a time, in file order."""
@@ -536,6 +538,8 @@ class _Cleaning:
                 else:
                     counter = ""
             if at <= last_at and (at < last_at or job_id < last_id):
+                if in_order:
+                    self.disorder = (job_id, at, last_id, last_at)
                 in_order = False
             last_at, last_id = at, job_id
             if counter:
@@ -816,13 +820,17 @@ def clean_in_order(
     jobs = excluded = 0
     for batch in _columns(reader, policy.procs_from):
         cleaning.batch(batch)
-        if not cleaning.in_order or cleaning.counts["rejected_unknown_submit"]:
+        if cleaning.disorder is not None or cleaning.counts["rejected_unknown_submit"]:
+            if cleaning.disorder is not None:
+                job, at, before, then = cleaning.disorder
+                what = f"job {job} (submit {at}) comes after job {before} (submit {then})"
+            else:
+                what = "a record has no submit time (field 2 = -1)"
             raise WorkloadFormatError(
                 reader.source,
                 None,
-                f"records out of (submit, id) order or without a submit time, at or before "
-                f"job {cleaning.last_id}: a trace read as it runs must be in arrival order "
-                f"(read it whole instead)",
+                f"{what}: a trace read as it runs must be in arrival order, (submit, id) "
+                f"(read it whole instead: it is then sorted)",
             )
         made, left = cleaning.jobs, cleaning.excluded
         cleaning.jobs, cleaning.excluded = [], []

@@ -446,15 +446,14 @@ def stream_workload(
             path = stack.enter_context(resources.as_file(files))
         path = Path(path)
         reader = stack.enter_context(open_swf(path, strict=strict, limit=limit))
-        header = reader.header
-        if processors is None and header.max_procs is None and header.max_nodes is None:
+        size, size_source = _machine_size(processors, reader.header, ())
+        if size_source == "largest job":
             raise WorkloadFormatError(
                 str(path),
                 None,
                 "the header gives no machine size (no MaxProcs, no MaxNodes), and a trace "
                 "read as it runs cannot take the widest job's: give processors= / --processors N",
             )
-        size, size_source = _machine_size(processors, header, ())
         name = workload_name(path)
         yield TraceStream(reader, name, Cluster(size, name), size_source, cleaning)
 

@@ -100,7 +100,11 @@ def test_memory_stays_flat_while_a_long_trace_streams(tmp_path: Path) -> None:
 
 def test_a_record_out_of_order_is_named_when_reached(tmp_path: Path) -> None:
     path = _write(tmp_path / "bad.swf.gz", [_line(1, 10, 5, 1, 9, 1), _line(2, 3, 5, 1, 9, 1)])
-    with stream_workload(path) as trace, pytest.raises(WorkloadFormatError, match="arrival order"):
+    named = r"job 2 \(submit 3\) comes after job 1 \(submit 10\).*arrival order"
+    with stream_workload(path) as trace, pytest.raises(WorkloadFormatError, match=named):
+        list(trace.records)
+    unknown = _write(tmp_path / "unknown.swf.gz", [_line(1, -1, 5, 1, 9, 1)])
+    with stream_workload(unknown) as trace, pytest.raises(WorkloadFormatError, match="field 2"):
         list(trace.records)
 
 
@@ -123,3 +127,16 @@ def test_the_description_waits_for_the_end(tmp_path: Path) -> None:
     path = _trace(tmp_path / "t.swf.gz", 10)
     with stream_workload(path) as trace, pytest.raises(RuntimeError, match="not been read"):
         trace.workload()
+
+
+def test_a_model_given_mixed_records_runs_as_with_them_apart(tmp_path: Path) -> None:
+    from schedlib.backfill import BackfillModel
+    from schedlib.engine import simulate
+
+    workload = load_workload(_trace(tmp_path / "t.swf.gz", 300))
+    mixed = list(heapq.merge(workload.jobs, workload.excluded, key=ORDER))
+    apart = BackfillModel(workload.jobs, workload.cluster, "easy", excluded=workload.excluded)
+    together = BackfillModel((), workload.cluster, "easy", mixed=mixed)
+    assert together.records == apart.records
+    logs = [simulate(m, m.initial_state(), m.initial_events()).log for m in (apart, together)]
+    assert logs[0] == logs[1]
