@@ -744,10 +744,8 @@ def _derive_outcomes(jobs: tuple[Any, ...], log: tuple[JobEvent, ...]) -> tuple[
     for job in jobs:  # a repeated id shares one ledger (the checkers report it)
         acc[job.id] = [job, None, "", None, None, 0, (), 0, 0, 0]
     feed = ledger.feed
-    submit = _SUBMIT
     for event in log:
-        if event.kind is not submit:  # what feed does with a SUBMIT: nothing
-            feed(event)
+        feed(event)
     return tuple([_outcome(job, acc[job.id]) for job in jobs])
 
 
