@@ -3,6 +3,7 @@
 Every function here reads a [`RunRecord`][schedlib.model.RunRecord] (or rows
 derived from one), never engine internals:
 [`metrics`][schedlib.results.metrics] (the formulas),
+[`quantiles`][schedlib.results.quantiles] (exact percentiles of streamed values),
 [`export`][schedlib.results.export] (Batsim `out_jobs.csv` layout and JSON),
 [`schedules`][schedlib.results.schedules] (any scheduler's per-job output read back),
 [`tables`][schedlib.results.tables] (text, JSON and CSV rendering) and
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
         plot_sweep,
         pyplot,
     )
+    from schedlib.results.quantiles import SpilledValues
     from schedlib.results.schedules import (
         Schedule,
         ScheduledJob,
@@ -70,6 +72,7 @@ _HOME = {
     "FORMATS": "tables",
     "Schedule": "schedules",
     "ScheduledJob": "schedules",
+    "SpilledValues": "quantiles",
     "Summary": "metrics",
     "bounded_slowdown": "metrics",
     "format_cell": "tables",
@@ -109,6 +112,7 @@ __all__ = [
     "FORMATS",
     "Schedule",
     "ScheduledJob",
+    "SpilledValues",
     "Summary",
     "bounded_slowdown",
     "format_cell",

@@ -43,7 +43,6 @@ Examples
 from __future__ import annotations
 
 import math
-from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
@@ -51,6 +50,7 @@ from typing import Any
 import attrs
 
 from schedlib.model import FinalState, JobOutcome, RunRecord, Time
+from schedlib.results.quantiles import SpilledValues, interpolate, rank_position
 from schedlib.validation import require
 
 __all__ = [
@@ -166,10 +166,8 @@ def percentile(values: Sequence[float], q: float) -> float:
     if not values:
         return math.nan
     data = sorted(values)
-    pos = (len(data) - 1) * q / 100
-    low = math.floor(pos)
-    high = min(low + 1, len(data) - 1)
-    return float(data[low] + (data[high] - data[low]) * (pos - low))
+    pos, low, high = rank_position(len(data), q)
+    return interpolate(data[low], data[high], pos, low)
 
 
 @attrs.frozen(slots=True)
@@ -321,8 +319,11 @@ def summarize_outcomes(
     threshold
         $\\tau$ of the bounded slowdown, in seconds.
     median
-        Compute `median_wait` (keeps every wait: 8 bytes per job). With
-        `False`, `median_wait` is NaN and memory is constant.
+        Compute `median_wait`, exactly, in bounded memory: up to
+        [`SPILL_LIMIT`][schedlib.results.quantiles.SPILL_LIMIT] waits are
+        held, the rest go to a temporary file (8 bytes a job on disk, removed
+        at the end; see [`SpilledValues`][schedlib.results.quantiles.SpilledValues]).
+        With `False`, `median_wait` is NaN and nothing is written.
 
     Returns
     -------
@@ -344,8 +345,9 @@ def summarize_outcomes(
     [`bounded_slowdown`][schedlib.results.metrics.bounded_slowdown], ...) are
     inlined in the one loop, with the same operations on the same values, so
     the figures are the same floats as summing those functions' results. Complexity:
-    $O(n)$ time and $O(1)$ memory without the median, $O(n \\log n)$ and
-    $O(n)$ with it.
+    $O(n)$ time and $O(1)$ memory without the median; with it, $O(n \\log n)$
+    time for up to `SPILL_LIMIT` jobs and $O(n)$ time beyond (a few passes
+    over the temporary file), $O(1)$ memory either way.
 
     Examples
     --------
@@ -369,7 +371,7 @@ def summarize_outcomes(
     first_start: Time | None = None
     last_end: Time | None = None
     used: float = 0
-    waits: array[float] | None = array("d") if median else None
+    waits = SpilledValues() if median else None
     keep = waits.append if waits is not None else None
     completed, killed = FinalState.COMPLETED, FinalState.KILLED_AT_LIMIT
     # One pass, each metric inlined (`ran`, `slowdown`, `bounded_slowdown`): the same
@@ -405,6 +407,10 @@ def summarize_outcomes(
         if last_end is None or end > last_end:
             last_end = end
     span = last_end - first_start if first_start is not None and last_end is not None else 0
+    median_wait = math.nan
+    if waits is not None:
+        median_wait = waits.percentile(50)
+        waits.close()
     return Summary(
         algorithm=algorithm,
         jobs=jobs,
@@ -415,7 +421,7 @@ def summarize_outcomes(
         rejected=counts[FinalState.REJECTED],
         cancelled=counts[FinalState.CANCELLED_IN_LOG],
         mean_wait=wait_sum / ran_count if ran_count else math.nan,
-        median_wait=percentile(waits, 50) if waits is not None else math.nan,
+        median_wait=median_wait,
         max_wait=float(most_wait) if most_wait is not None else math.nan,
         mean_turnaround=turn_sum / ran_count if ran_count else math.nan,
         mean_slowdown=slow_sum / slow_count if slow_count else math.nan,
