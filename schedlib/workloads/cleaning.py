@@ -435,12 +435,16 @@ _SWAPPED = tuple(
 _UNKNOWN_AS_NONE = {-1: None}  # user and group: -1 (unknown) becomes None
 
 
-def _columns(reader: SWFReader, procs_from: ProcsFrom) -> Iterator[tuple[Any, ...]]:
+def _columns(
+    reader: SWFReader, procs_from: ProcsFrom, lines: bool = False
+) -> Iterator[tuple[Any, ...]]:
     """The nine columns cleaning reads, a batch of records at a time: those of `_USED`
-    (or `_SWAPPED`), already checked by the reader (integers, `>= 0` or `-1`)."""
+    (or `_SWAPPED`), already checked by the reader (integers, `>= 0` or `-1`); with
+    `lines`, the records' line numbers as a tenth."""
     names = _USED if procs_from == "requested" else _SWAPPED
-    pick = operator.itemgetter(*(SWFRecord._fields.index(name) for name in names))
-    return map(pick, reader.batches(pick(range(len(SWFRecord._fields)))))
+    positions = [SWFRecord._fields.index(name) for name in names]
+    pick = operator.itemgetter(*positions, *([len(SWFRecord._fields) - 1] if lines else []))
+    return map(pick, reader.batches(positions))
 
 
 def _unknown_or_zero(column: list[int]) -> list[int]:
@@ -818,19 +822,23 @@ def clean_in_order(
         )
     cleaning = _Cleaning(processors, policy, True)
     jobs = excluded = 0
-    for batch in _columns(reader, policy.procs_from):
-        cleaning.batch(batch)
+    for *batch, lines in _columns(reader, policy.procs_from, lines=True):
+        cleaning.batch(tuple(batch))
         if cleaning.disorder is not None or cleaning.counts["rejected_unknown_submit"]:
             if cleaning.disorder is not None:
                 job, at, before, then = cleaning.disorder
                 what = f"job {job} (submit {at}) comes after job {before} (submit {then})"
+                line, field, value = lines[batch[0].index(job)], "job_id", job
             else:
-                what = "a record has no submit time (field 2 = -1)"
+                what = "field 2 (submit) = -1: a record without a submit time"
+                line, field, value = lines[batch[1].index(-1)], "submit", -1
             raise WorkloadFormatError(
                 reader.source,
-                None,
+                line,
                 f"{what}: a trace read as it runs must be in arrival order, (submit, id) "
                 f"(read it whole instead: it is then sorted)",
+                field=field,
+                value=value,
             )
         made, left = cleaning.jobs, cleaning.excluded
         cleaning.jobs, cleaning.excluded = [], []

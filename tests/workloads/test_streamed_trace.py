@@ -100,12 +100,29 @@ def test_memory_stays_flat_while_a_long_trace_streams(tmp_path: Path) -> None:
 
 def test_a_record_out_of_order_is_named_when_reached(tmp_path: Path) -> None:
     path = _write(tmp_path / "bad.swf.gz", [_line(1, 10, 5, 1, 9, 1), _line(2, 3, 5, 1, 9, 1)])
-    named = r"job 2 \(submit 3\) comes after job 1 \(submit 10\).*arrival order"
-    with stream_workload(path) as trace, pytest.raises(WorkloadFormatError, match=named):
+    named = r"bad\.swf\.gz:3: job 2 \(submit 3\) comes after job 1 \(submit 10\).*arrival order"
+    with stream_workload(path) as trace, pytest.raises(WorkloadFormatError, match=named) as info:
         list(trace.records)
-    unknown = _write(tmp_path / "unknown.swf.gz", [_line(1, -1, 5, 1, 9, 1)])
-    with stream_workload(unknown) as trace, pytest.raises(WorkloadFormatError, match="field 2"):
+    assert (info.value.line, info.value.field, info.value.value) == (3, "job_id", 2)
+    unknown = _write(
+        tmp_path / "unknown.swf.gz", [_line(1, 0, 5, 1, 9, 1), _line(2, -1, 5, 1, 9, 1)]
+    )
+    with stream_workload(unknown) as trace, pytest.raises(WorkloadFormatError) as info:
         list(trace.records)
+    assert "unknown.swf.gz:3: field 2 (submit) = -1" in str(info.value)
+    assert (info.value.line, info.value.field, info.value.value) == (3, "submit", -1)
+
+
+@pytest.mark.parametrize("late", [2, 449, 450, 451, 1999, 3000])
+def test_the_line_of_a_record_out_of_order_is_named_in_any_batch(tmp_path: Path, late: int) -> None:
+    """Batches hold 32 KB of lines (about 450 here): the record may open, close or sit in one."""
+    lines = [_line(i, 10 * i, 5, 1, 9, 1) for i in range(1, 3001)]
+    lines[late - 1] = _line(late, 10 * late - 15, 5, 1, 9, 1)  # before the record above it
+    path = _write(tmp_path / "late.swf.gz", lines)
+    with stream_workload(path) as trace, pytest.raises(WorkloadFormatError) as info:
+        list(trace.records)
+    assert info.value.line == late + 1  # the header's line first
+    assert f"job {late} (submit {10 * late - 15})" in str(info.value)
 
 
 def test_a_trace_without_a_size_needs_one(tmp_path: Path) -> None:
