@@ -787,17 +787,19 @@ class _IdSet:
 
     def add(self, number: int) -> bool:
         """Record `number`; `False` if it was already there."""
-        if self.base < 0:
-            self.base = number
-        offset = number - self.base
-        bits = self.bits
-        if 0 <= offset < len(bits) << 3 or (
+        base = self.base
+        if base < 0:
+            base = self.base = number
+        offset = number - base
+        byte, bits = offset >> 3, self.bits
+        if 0 <= byte < len(bits) or (
             offset >= 0 and number not in self.extra and self._grow(offset, 1)
         ):
             mask = 1 << (offset & 7)
-            if bits[offset >> 3] & mask:
+            value = bits[byte]
+            if value & mask:
                 return False
-            bits[offset >> 3] |= mask
+            bits[byte] = value | mask
         elif number in self.extra:
             return False
         else:
