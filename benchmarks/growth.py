@@ -15,7 +15,12 @@ Two tables, each row measured in a fresh subprocess:
   the smallest size's) and `peak_MB` grows with the record;
 - `stream`: `schedule_iter()` (outcomes handed out as jobs end, the jobs
   generated as the run reaches them) at 1M and 10M jobs: `peak_MB` must stay
-  flat. `gen_s` is the time to generate the jobs alone (included in `wall_s`).
+  flat. `gen_s` is the time to generate the jobs alone (included in `wall_s`);
+- `command` (with `--command`): the whole `schedlib run --stream` command on the
+  same synthetic trace written as an SWF file (the trace's records repeated, job
+  numbers and submit times shifted as above, so the command reads, cleans and
+  checks them as any trace) at the `--stream-sizes`: `peak_MB` must stay flat.
+  The files go to a temporary directory (about 73 MB per million jobs).
 
 `peak_MB` is the subprocess's peak resident set size (`ru_maxrss`). The
 machine may be shared: the load average is printed; compare ratios.
@@ -25,7 +30,7 @@ Usage:
     python benchmarks/growth.py [--trace PATH] [--policies fcfs easy]
                                 [--sizes 10000 100000 1000000]
                                 [--stream-sizes 1000000 10000000] [--skip-growth]
-                                [--skip-stream] [--format table|json|csv]
+                                [--skip-stream] [--command] [--format table|json|csv]
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -119,6 +125,58 @@ def measure(trace: str, policy: str, n: int, streamed: bool) -> dict[str, Any]:
     }
 
 
+def write_repeated(trace: Path, policy: str, n: int, destination: Path) -> None:
+    """The trace's first `n` records repeated as in `repeated`, written as an SWF file."""
+    from schedlib.workloads import load_workload
+    from schedlib.workloads.swf import read_swf, write_swf
+
+    workload = load_workload(trace)
+    span = period(list(workload.jobs), workload.cluster, policy)
+    parsed = read_swf(trace)
+    records = parsed.records
+    width = max(r.job_id for r in records) + 1
+
+    def copies() -> Iterator[Any]:
+        made = copy = 0
+        while made < n:
+            for r in records[: n - made]:
+                yield r._replace(job_id=r.job_id + copy * width, submit=r.submit + copy * span)
+            made += min(len(records), n - made)
+            copy += 1
+
+    write_swf(destination, copies(), parsed.header)
+
+
+def command_run(trace: Path, policy: str, n: int) -> dict[str, Any]:
+    """`schedlib run --stream` on `n` repeated records, in a child process of its own."""
+    with tempfile.TemporaryDirectory() as folder:
+        source = Path(folder) / "repeated.swf"
+        start = time.perf_counter()
+        # in a process of its own: this one stays small (a child's peak may count the parent's
+        # pages at the fork)
+        write = [sys.executable, __file__, "--write", str(trace), policy, str(n), str(source)]
+        subprocess.run(write, check=True)
+        write_s = time.perf_counter() - start
+        command = [sys.executable, "-m", "schedlib", "run", "--stream", "--policy", policy]
+        command += ["--workload", str(source), "--output", str(Path(folder) / "out.csv")]
+        start = time.perf_counter()
+        child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+        if status:
+            raise RuntimeError(f"{' '.join(command)} failed: {child.stderr.read()!r}")
+    return {
+        "mode": "command",
+        "policy": policy,
+        "jobs": n,
+        "wall_s": round(wall, 2),
+        "gen_s": round(write_s, 2),
+        "jobs_per_s": round(n / wall),
+        "peak_MB": round(usage.ru_maxrss / 1024, 1),
+        "load_1min": round(os.getloadavg()[0], 2),
+    }
+
+
 def _child(trace: Path, policy: str, n: int, streamed: bool) -> dict[str, Any]:
     command = [sys.executable, __file__, "--one", str(trace), policy, str(n)]
     if streamed:
@@ -137,10 +195,16 @@ def main() -> None:
     parser.add_argument("--stream-sizes", nargs="+", type=int, default=[1_000_000, 10_000_000])
     parser.add_argument("--skip-growth", action="store_true")
     parser.add_argument("--skip-stream", action="store_true")
+    parser.add_argument("--command", action="store_true", help="also `schedlib run --stream`")
     parser.add_argument("--format", choices=FORMATS, default="table")
     parser.add_argument("--one", nargs=3, help=argparse.SUPPRESS)
+    parser.add_argument("--write", nargs=4, help=argparse.SUPPRESS)
     parser.add_argument("--streamed", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.write:
+        trace, policy, n, destination = args.write
+        write_repeated(Path(trace), policy, int(n), Path(destination))
+        return
     if args.one:
         trace, policy, n = args.one
         print(json.dumps(measure(trace, policy, int(n), args.streamed)))
@@ -158,6 +222,9 @@ def main() -> None:
         if not args.skip_stream:
             for n in args.stream_sizes:
                 rows.append(_child(args.trace, policy, n, True))
+        if args.command:
+            for n in args.stream_sizes:
+                rows.append(command_run(args.trace, policy, n))
     print(render(rows, args.format))
     if args.format == "table":
         print(
