@@ -10,7 +10,8 @@ trace, from schedlib's own run (no second scheduler):
 
 - `objects_s`: rebuilding every log entry of our run, replaying its placements
   through `FreeProcessors` (take at each start, give back at each end), then
-  `RunRecord.from_log`;
+  `RunRecord.from_log`; `placing_s` is the placements' replay alone (a part of
+  `objects_s` that any model must pay, whatever its record);
 - `engine_s`: `simulate` with a model that does nothing but schedule its next event
   and return an empty `Step`, for as many events as our run handled;
 
@@ -69,6 +70,17 @@ def plain_log(log: tuple[JobEvent, ...]) -> Plain:
     return [(e.time, e.job, e.kind, e.place.ranges, e.detail) for e in log]
 
 
+def place(plain: Plain, capacity: int) -> FreeProcessors:
+    """The placements of a log alone, replayed: a take at each start, a give-back at each end."""
+    free = FreeProcessors.idle(capacity)
+    for _, _, kind, ranges, _ in plain:
+        if kind is EventKind.START:
+            free = free.take(sum(hi - lo for lo, hi in ranges))[1]
+        elif kind in _ENDS:
+            free = free.give_back(ranges)
+    return free
+
+
 def rebuild(plain: Plain, records: Any, capacity: int) -> RunRecord:
     """The record of a log (see `plain_log`) built again, placements replayed."""
     free = FreeProcessors.idle(capacity)
@@ -124,6 +136,7 @@ def measure(path: Path, processors: int | None, policy: str, repeat: int) -> dic
     if again.outcomes != record.outcomes:  # the replay must rebuild the same record
         raise AssertionError(f"{policy}: the rebuilt record differs from the run's")
     objects = best(lambda: rebuild(plain, model.records, cluster.processors), repeat)
+    placing = best(lambda: place(plain, cluster.processors), repeat)
     start = [Event(0, Phase.COMPLETION)]
     engine = best(lambda: simulate(Idle(), events, start, max_events=events + 1), repeat)
     target = len(jobs) / TARGETS[policy]
@@ -135,6 +148,7 @@ def measure(path: Path, processors: int | None, policy: str, repeat: int) -> dic
         "events": events,
         "ours_s": round(ours, 3),
         "objects_s": round(objects, 3),
+        "placing_s": round(placing, 3),
         "engine_s": round(engine, 3),
         "target_s": round(target, 3),
         "left_us": round((target - objects - engine) / events * 1e6, 2),
