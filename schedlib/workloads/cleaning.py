@@ -443,7 +443,7 @@ def _columns(
     `lines`, the records' line numbers as a tenth."""
     names = _USED if procs_from == "requested" else _SWAPPED
     positions = [SWFRecord._fields.index(name) for name in names]
-    pick = operator.itemgetter(*positions, *([len(SWFRecord._fields) - 1] if lines else []))
+    pick = operator.itemgetter(*positions, *([SWFRecord._fields.index("line")] if lines else []))
     return map(pick, reader.batches(positions))
 
 
