@@ -97,15 +97,16 @@ class SpilledValues:
     of arrival and sorted (a stable sort: equal values keep the order a sort
     of all values gives them), and ranks $k - c$ are read off. Otherwise one
     pass counts them in $B$ buckets by
-    $b(v) = \\min(B - 1, \\lfloor (v - lo) \\cdot B / (hi - lo) \\rfloor)$,
-    which never decreases as $v$ grows (floating-point subtraction and
-    multiplication by a positive number are monotonic), so each bucket holds
-    a contiguous slice of the sorted values; the buckets holding $k_1$ and
-    $k_2$ and those between become the new range, whose least and greatest
-    values a second pass finds ($lo = hi$: every candidate is equal, and
-    that is the answer). When $k_1$ and $k_2$ fall in different buckets,
-    each is selected alone. Each round keeps fewer values, since $lo$ and
-    $hi$ of a range with $lo < hi$ fall in different buckets. The result is
+    $b(v) = \\min(B - 1, \\lfloor (v - lo) \\cdot s \\rfloor)$ with
+    $s = B / (hi - lo)$, which never decreases as $v$ grows (floating-point
+    subtraction and multiplication by a positive number are monotonic), so
+    each bucket holds a contiguous slice of the sorted values. The bucket
+    holding both ranks becomes the candidates: gathered and sorted if at most
+    `limit`, else the new range, whose least and greatest values a second
+    pass finds ($lo = hi$: every candidate is equal, and that is the answer).
+    When $k_1$ and $k_2$ fall in different buckets, each is selected alone.
+    Each round keeps fewer values, since $lo$ and $hi$ of a range with
+    $lo < hi$ fall in different buckets. The result is
     the same float as sorting every value (`percentile`), bit for bit.
     Values spread wider than the float range ($hi - lo$ overflows) or so
     close that $B / (hi - lo)$ overflows cannot be bucketed: their
