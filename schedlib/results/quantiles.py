@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import IO
 
+from schedlib.errors import InvalidValueError
 from schedlib.validation import require
 
 __all__ = ["SPILL_LIMIT", "SpilledValues", "interpolate", "rank_position"]
@@ -45,6 +46,13 @@ def rank_position(n: int, q: float) -> tuple[float, int, int]:
     the values of ranks `low` and `high` (0-based), see
     [`interpolate`][schedlib.results.quantiles.interpolate].
 
+    Complexity: $O(1)$.
+
+    References
+    ----------
+    Hyndman and Fan (1996), "Sample quantiles in statistical packages",
+    definition 7 (the default of R and NumPy).
+
     Examples
     --------
     >>> rank_position(4, 50), rank_position(1, 90)
@@ -57,6 +65,8 @@ def rank_position(n: int, q: float) -> tuple[float, int, int]:
 
 def interpolate(at_low: float, at_high: float, pos: float, low: int) -> float:
     """The percentile from the values of ranks `low` and `high` (see `rank_position`).
+
+    $v_{low} + (v_{high} - v_{low}) \\cdot (pos - low)$, as a float. Complexity: $O(1)$.
 
     Examples
     --------
@@ -150,7 +160,15 @@ class SpilledValues:
         self.close()
 
     def append(self, value: float) -> None:
-        """Add one value (not NaN)."""
+        """Add one value.
+
+        Raises
+        ------
+        InvalidValueError
+            If `value` is NaN (it has no rank).
+        """
+        if value != value:
+            raise InvalidValueError("value", value, "is NaN, which has no rank among values")
         buffer = self._buffer
         buffer.append(value)
         if len(buffer) >= self._limit:
@@ -218,11 +236,10 @@ class SpilledValues:
         below = 0  # values less than `lo`
         count = len(self)  # the candidates: values in [lo, hi]
         buckets = self._buckets
-        everything = (0, buckets - 1, 0.0)  # no bucket filter
         while lo != hi:
             scale = buckets / (hi - lo)
             if count <= self._limit or not 0 < scale < math.inf:  # see Notes
-                return self._gather(lo, hi, everything, first - below, last - below)
+                return self._gather(lo, hi, None, scale, first - below, last - below)
             counts: Counter[int] = Counter()
             for chunk in self._chunks():
                 counts.update(int((v - lo) * scale) for v in chunk if lo <= v <= hi)
@@ -240,42 +257,39 @@ class SpilledValues:
             if start != stop:  # the two ranks lie in different buckets: one at a time
                 return self._select(first, first)[0], self._select(last, last)[0]
             count = counts[start]
-            bucket = (start, start, scale)
             if count <= self._limit:
-                return self._gather(lo, hi, bucket, first - below, last - below)
-            lo, hi = self._bounds(lo, hi, bucket)
+                return self._gather(lo, hi, start, scale, first - below, last - below)
+            lo, hi = self._bounds(lo, hi, start, scale)
         return lo, hi
 
     def _candidates(
-        self, lo: float, hi: float, bucket: tuple[int, int, float]
+        self, lo: float, hi: float, bucket: int | None, scale: float
     ) -> Iterator[list[float]]:
-        """Per chunk, the values in [lo, hi] whose bucket is between `start` and `stop`.
+        """Per chunk, the values in [lo, hi], and with `bucket`, only those of that bucket.
 
-        `bucket` is `(start, stop, scale)`: $b(v) = \\min(B - 1, \\lfloor (v - lo) \\cdot
-        scale \\rfloor)$ (see Notes).
+        A value's bucket is $\\min(B - 1, \\lfloor (v - lo) \\cdot scale \\rfloor)$ (see Notes).
         """
-        start, stop, scale = bucket
         top = self._buckets - 1
         for chunk in self._chunks():
             kept = [v for v in chunk if lo <= v <= hi]
-            if start > 0 or stop < top:
-                kept = [v for v in kept if start <= min(top, int((v - lo) * scale)) <= stop]
+            if bucket is not None:
+                kept = [v for v in kept if min(top, int((v - lo) * scale)) == bucket]
             yield kept
 
     def _gather(
-        self, lo: float, hi: float, bucket: tuple[int, int, float], first: int, last: int
+        self, lo: float, hi: float, bucket: int | None, scale: float, first: int, last: int
     ) -> tuple[float, float]:
         """Ranks `first` and `last` among the candidates, gathered in arrival order and sorted."""
         gathered: list[float] = []
-        for kept in self._candidates(lo, hi, bucket):
+        for kept in self._candidates(lo, hi, bucket, scale):
             gathered += kept
         gathered.sort()
         return gathered[first], gathered[last]
 
-    def _bounds(self, lo: float, hi: float, bucket: tuple[int, int, float]) -> tuple[float, float]:
+    def _bounds(self, lo: float, hi: float, bucket: int, scale: float) -> tuple[float, float]:
         """The least and greatest candidate (see `_candidates`)."""
         least, greatest = math.inf, -math.inf
-        for kept in self._candidates(lo, hi, bucket):
+        for kept in self._candidates(lo, hi, bucket, scale):
             if kept:
                 least = min(least, min(kept))
                 greatest = max(greatest, max(kept))

@@ -87,6 +87,8 @@ def test_no_value_gives_nan_and_bad_arguments_are_named() -> None:
         SpilledValues(limit=0)
     with pytest.raises(InvalidValueError, match="buckets"):
         SpilledValues(buckets=1)
+    with pytest.raises(InvalidValueError, match="value = nan: is NaN"):
+        SpilledValues().append(math.nan)
 
 
 def test_close_forgets_everything() -> None:
