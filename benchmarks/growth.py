@@ -44,6 +44,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -61,28 +62,29 @@ def period(jobs: Sequence[Any], cluster: Any, policy: str) -> float:
     return max(o.end for o in record.outcomes) - jobs[0].submit + 1
 
 
+def copies(items: Sequence[Any], n: int) -> Iterator[tuple[int, Any]]:
+    """The first `n` items of `items` repeated back to back, each with its copy's number k."""
+    made = copy = 0
+    while made < n:
+        for item in islice(items, n - made):
+            yield copy, item
+        made += min(len(items), n - made)
+        copy += 1
+
+
 def repeated(jobs: Sequence[Any], n: int, span: float) -> Iterator[Any]:
     """The first `n` jobs of `jobs` repeated back to back, copy k shifted by k x `span`."""
     from schedlib.model import Job
 
     width = max(job.id for job in jobs) + 1
-    made = 0
-    copy = 0
-    while True:
-        shift = copy * span
-        offset = copy * width
-        for job in jobs:
-            if made == n:
-                return
-            yield Job(
-                job.id + offset,
-                job.submit + shift,
-                job.procs,
-                job.requested_time,
-                job.runtime,
-            )
-            made += 1
-        copy += 1
+    for copy, job in copies(jobs, n):
+        yield Job(
+            job.id + copy * width,
+            job.submit + copy * span,
+            job.procs,
+            job.requested_time,
+            job.runtime,
+        )
 
 
 def measure(trace: str, policy: str, n: int, streamed: bool) -> dict[str, Any]:
@@ -135,16 +137,11 @@ def write_repeated(trace: Path, policy: str, n: int, destination: Path) -> None:
     parsed = read_swf(trace)
     records = parsed.records
     width = max(r.job_id for r in records) + 1
-
-    def copies() -> Iterator[Any]:
-        made = copy = 0
-        while made < n:
-            for r in records[: n - made]:
-                yield r._replace(job_id=r.job_id + copy * width, submit=r.submit + copy * span)
-            made += min(len(records), n - made)
-            copy += 1
-
-    write_swf(destination, copies(), parsed.header)
+    shifted = (
+        r._replace(job_id=r.job_id + copy * width, submit=r.submit + copy * span)
+        for copy, r in copies(records, n)
+    )
+    write_swf(destination, shifted, parsed.header)
 
 
 def command_run(trace: Path, policy: str, n: int) -> dict[str, Any]:
@@ -160,11 +157,13 @@ def command_run(trace: Path, policy: str, n: int) -> dict[str, Any]:
         command = [sys.executable, "-m", "schedlib", "run", "--stream", "--policy", policy]
         command += ["--workload", str(source), "--output", str(Path(folder) / "out.csv")]
         start = time.perf_counter()
-        child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        _, status, usage = os.wait4(child.pid, 0)
+        errors = Path(folder) / "stderr.txt"
+        with errors.open("wb") as stderr:  # a file, not a pipe: nothing waits for a reader
+            child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stderr)
+            _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - start
         if status:
-            raise RuntimeError(f"{' '.join(command)} failed: {child.stderr.read()!r}")
+            raise RuntimeError(f"{' '.join(command)} failed: {errors.read_text()!r}")
     return {
         "mode": "command",
         "policy": policy,
