@@ -8,10 +8,10 @@ the library promises whatever the model does: the record's objects (one immutabl
 (heap, `Event`, `Step`, dispatch). This script measures those two floors on a real
 trace, from schedlib's own run (no second scheduler):
 
-- `objects_s`: rebuilding every log entry of our run, replaying its placements
-  through `FreeProcessors` (take at each start, give back at each end), then
-  `RunRecord.from_log`; `placing_s` is the placements' replay alone (a part of
-  `objects_s` that any model must pay, whatever its record);
+- `objects_s`: `placing_s`, replaying our run's placements through
+  `FreeProcessors` (take at each start, give back at each end: what any model
+  pays, whatever its record), plus rebuilding every log entry of the run and
+  `RunRecord.from_log`;
 - `engine_s`: `simulate` with a model that does nothing but schedule its next event
   and return an empty `Step`, for as many events as our run handled;
 
@@ -82,25 +82,19 @@ def place(plain: Plain, capacity: int) -> FreeProcessors:
 
 
 def rebuild(plain: Plain, records: Any, capacity: int) -> RunRecord:
-    """The record of a log (see `plain_log`) built again, placements replayed."""
-    free = FreeProcessors.idle(capacity)
+    """The record of a log (see `plain_log`) built again: its entries, then the outcomes.
+
+    Places are made from the logged ranges; computing them is `place`'s part."""
     entries: list[JobEvent] = []
     add = entries.append
     for when, job, kind, ranges, detail in plain:
-        if kind is EventKind.START:
-            taken, free = free.take(sum(hi - lo for lo, hi in ranges))
-            add(trusted_event(when, job, kind, ProcessorSet.from_ranges(taken)))
-        elif kind in _ENDS:
-            free = free.give_back(ranges)
-            place = ProcessorSet.from_ranges(ranges)
-            if detail:
-                add(JobEvent(when, job, kind, place, detail=detail))
-            else:
-                add(trusted_event(when, job, kind, place))
-        elif detail:
-            add(JobEvent(when, job, kind, detail=detail))
-        else:
+        where = ProcessorSet.from_ranges(ranges) if ranges else None
+        if detail:
+            add(JobEvent(when, job, kind, () if where is None else where, detail=detail))
+        elif where is None:
             add(trusted_event(when, job, kind))
+        else:
+            add(trusted_event(when, job, kind, where))
     return RunRecord.from_log("floor", records, tuple(entries), capacity=capacity)
 
 
@@ -135,8 +129,8 @@ def measure(path: Path, processors: int | None, policy: str, repeat: int) -> dic
     again = rebuild(plain, model.records, cluster.processors)
     if again.outcomes != record.outcomes:  # the replay must rebuild the same record
         raise AssertionError(f"{policy}: the rebuilt record differs from the run's")
-    objects = best(lambda: rebuild(plain, model.records, cluster.processors), repeat)
     placing = best(lambda: place(plain, cluster.processors), repeat)
+    objects = placing + best(lambda: rebuild(plain, model.records, cluster.processors), repeat)
     start = [Event(0, Phase.COMPLETION)]
     engine = best(lambda: simulate(Idle(), events, start, max_events=events + 1), repeat)
     target = len(jobs) / TARGETS[policy]
