@@ -25,7 +25,6 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import IO
 
-from schedlib.errors import InvalidValueError
 from schedlib.validation import require
 
 __all__ = ["SPILL_LIMIT", "SpilledValues", "interpolate", "rank_position"]
@@ -135,7 +134,7 @@ class SpilledValues:
     (3.5, 6.8999999999999995, 1.0, 8)
     """
 
-    __slots__ = ("_buckets", "_buffer", "_file", "_high", "_limit", "_low", "spilled")
+    __slots__ = ("_buckets", "_buffer", "_file", "_high", "_limit", "_low", "_nan", "spilled")
 
     def __init__(self, limit: int | None = None, buckets: int | None = None) -> None:
         limit = SPILL_LIMIT if limit is None else limit
@@ -149,6 +148,7 @@ class SpilledValues:
         self._low = math.inf  # least and greatest value spilled so far
         self._high = -math.inf
         self.spilled = 0
+        self._nan = False  # a NaN came
 
     def __len__(self) -> int:
         return self.spilled + len(self._buffer)
@@ -160,15 +160,9 @@ class SpilledValues:
         self.close()
 
     def append(self, value: float) -> None:
-        """Add one value.
-
-        Raises
-        ------
-        InvalidValueError
-            If `value` is NaN (it has no rank).
-        """
+        """Add one value (a NaN has no rank: see `percentile`)."""
         if value != value:
-            raise InvalidValueError("value", value, "is NaN, which has no rank among values")
+            self._nan = True
         buffer = self._buffer
         buffer.append(value)
         if len(buffer) >= self._limit:
@@ -182,6 +176,7 @@ class SpilledValues:
         self.spilled = 0
         self._buffer = array("d")
         self._low, self._high = math.inf, -math.inf
+        self._nan = False
 
     def _spill(self) -> None:
         buffer = self._buffer
@@ -210,7 +205,9 @@ class SpilledValues:
     def percentile(self, q: float) -> float:
         """The `q`-th percentile (0-100) of every value appended: that of `percentile`.
 
-        Returns NaN when no value came.
+        Returns NaN when no value came. A NaN among the values has no rank:
+        before any spill the result is `percentile`'s (which sorts it where
+        the sort leaves it), after one it is NaN.
 
         Raises
         ------
@@ -225,6 +222,8 @@ class SpilledValues:
         if not self.spilled:
             data = sorted(self._buffer)
             return interpolate(data[low], data[high], pos, low)
+        if self._nan:
+            return math.nan
         at_low, at_high = self._select(low, high)
         return interpolate(at_low, at_high, pos, low)
 

@@ -87,8 +87,16 @@ def test_no_value_gives_nan_and_bad_arguments_are_named() -> None:
         SpilledValues(limit=0)
     with pytest.raises(InvalidValueError, match="buckets"):
         SpilledValues(buckets=1)
-    with pytest.raises(InvalidValueError, match="value = nan: is NaN"):
-        SpilledValues().append(math.nan)
+
+
+def test_a_nan_is_sorted_as_percentile_sorts_it_until_a_spill_then_gives_nan() -> None:
+    values = [3.0, math.nan, 1.0, 2.0]
+    with spilled(values, 10, 2) as kept:
+        assert bits(kept.percentile(50)) == bits(percentile(values, 50))
+    with spilled(values, 2, 2) as kept:
+        assert math.isnan(kept.percentile(50))
+    with spilled(values[2:], 1, 2) as kept:
+        assert kept.percentile(50) == 1.5  # no NaN: the spilled answer
 
 
 def test_close_forgets_everything() -> None:
