@@ -39,9 +39,7 @@ def test_the_derivation_is_pinned() -> None:
     assert [round(stream(0, 0).random(), 12)] == [round(stream(0, 0).random(), 12)]
 
 
-@pytest.mark.parametrize(
-    ("seed", "replicate"), [(-1, 0), (0, -1), (True, 0), (0, 1.5), ("0", 0)]
-)
+@pytest.mark.parametrize(("seed", "replicate"), [(-1, 0), (0, -1), (True, 0), (0, 1.5), ("0", 0)])
 def test_bad_seeds_are_refused(seed: object, replicate: object) -> None:
     with pytest.raises(InvalidValueError):
         stream_seed(seed, replicate)  # type: ignore[arg-type]

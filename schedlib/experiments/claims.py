@@ -26,7 +26,8 @@ Examples
 >>> row = claim_rows([c])[0]
 >>> row["verdict"], row["ours"], row["expected"]
 ('holds', '-9.0 % ± 2.4 (n = 3)', '< 0 %')
->>> claim_rows([Claim("x", "a claim the rows cannot test", "-", "-", Expect.below(0.0), None)])[0]["verdict"]
+>>> untested = Claim("x", "a claim the rows cannot test", "-", "-", Expect.below(0.0), None)
+>>> claim_rows([untested])[0]["verdict"]
 'not run'
 >>> mean([{"policy": "a", "x": 1.0}, {"policy": "a", "x": 3.0}], "x", policy="a")
 2.0
@@ -53,12 +54,12 @@ __all__ = [
     "ORIGINS",
     "VERDICTS",
     "Claim",
+    "claim",
     "claim_rows",
+    "count_tested",
     "known",
     "mean",
     "rule_text",
-    "claim",
-    "count_tested",
     "values",
 ]
 

@@ -83,11 +83,11 @@ __all__ = [
     "ALPHA",
     "CONFIDENCE",
     "VERDICTS",
+    "ClaimTest",
     "Expect",
     "Judgement",
     "MeanEstimate",
     "ProportionEstimate",
-    "ClaimTest",
     "binomial_cdf",
     "holm",
     "judge",
@@ -255,7 +255,9 @@ def _beta_quantile(q: float, a: float, b: float) -> float:
 # --- estimates -----------------------------------------------------------------------------
 
 
-def _finite_values(instance: object, attribute: attrs.Attribute[object], value: tuple[float, ...]) -> None:
+def _finite_values(
+    instance: object, attribute: attrs.Attribute[tuple[float, ...]], value: tuple[float, ...]
+) -> None:
     for x in value:
         if not math.isfinite(x):
             raise InvalidValueError(
@@ -276,7 +278,8 @@ class MeanEstimate:
     values
         One value per replicate (finite).
     unit
-        How the values read (`"s"`, `"%"`, ...), for [`describe`][schedlib.results.verdicts.MeanEstimate.describe].
+        How the values read (`"s"`, `"%"`, ...), for
+        [`describe`][schedlib.results.verdicts.MeanEstimate.describe].
 
     Notes
     -----
@@ -660,20 +663,26 @@ def judge(tests: Sequence[ClaimTest], *, alpha: float = ALPHA) -> list[Judgement
     return out
 
 
-def rule_text(claims: int, *, alpha: float = ALPHA) -> str:
-    """The one-line rule printed beside a claims table.
+def rule_text(claims: int | None = None, *, alpha: float = ALPHA) -> str:
+    """The one-line rule printed beside a claims table (`claims`: how many were tested
+    together; `None`: a table of several papers, each judged apart).
 
     Examples
     --------
     >>> print(rule_text(3))
-    rule: ± is the half-width of the 95 % interval over independent replicates (Student t; exact binomial for shares); a claim holds / does not hold when its one-sided test at 2.5 %, Holm-corrected over the 3 claims tested, rejects the other side; otherwise inconclusive
+    rule: ± is the half-width of the 95 % interval over independent replicates (Student t;
+    exact binomial for shares); a claim holds / does not hold when its one-sided test at 2.5 %,
+    Holm-corrected over the 3 claims tested, rejects the other side; otherwise inconclusive
+    >>> "Holm-corrected over the claims of each paper" in rule_text()
+    True
     """
     level = f"{100 * (1 - 2 * alpha):g} %"
+    family = "the claims of each paper" if claims is None else f"the {claims} claims tested"
     return (
         f"rule: ± is the half-width of the {level} interval over independent replicates "
         "(Student t; exact binomial for shares); a claim holds / does not hold when its "
-        f"one-sided test at {100 * alpha:g} %, Holm-corrected over the {claims} claims "
-        "tested, rejects the other side; otherwise inconclusive"
+        f"one-sided test at {100 * alpha:g} %, Holm-corrected over {family}, rejects the "
+        "other side; otherwise inconclusive"
     )
 
 

@@ -131,7 +131,9 @@ def test_one_claim_holds_exactly_when_its_interval_lies_below_the_bound(
     e = MeanEstimate(values)
     assume(not e.exact and e.se > 1e-9)
     low, high = e.interval()
-    assume(abs(high - bound) > 1e-9 * (1 + abs(bound)) and abs(low - bound) > 1e-9 * (1 + abs(bound)))
+    assume(
+        abs(high - bound) > 1e-9 * (1 + abs(bound)) and abs(low - bound) > 1e-9 * (1 + abs(bound))
+    )
     verdict = judge([ClaimTest(e, Expect.below(bound))])[0].verdict
     expected = "holds" if high < bound else "does not hold" if low > bound else "inconclusive"
     assert verdict == expected
@@ -180,7 +182,7 @@ def test_shares_use_the_exact_binomial() -> None:
 
 
 def test_the_false_verdict_rate_stays_at_the_level_under_the_boundary() -> None:
-    """Normal data whose true mean is the bound: a decided verdict about 2.5 % + 2.5 % of the time."""
+    """Normal data whose mean is the bound: a decided verdict about 2.5 % + 2.5 % of the time."""
     rng = random.Random(7)
     decided = 0
     trials = 4000
