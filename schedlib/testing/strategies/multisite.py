@@ -1,11 +1,16 @@
 """Hypothesis strategies for multi-site instances: sites, a runtime matrix and a job stream.
 
 Valid by construction: every job fits the largest site (a job too large for
-some sites is still drawn, and those sites never get its copy), times are
-whole seconds and runtime factors are multiples of 1/2, so every time a run
-computes is exact in binary floating point. They shrink towards one site of
-one processor, one job class of factor 1, few jobs submitted at 0, exact
-estimates.
+some sites is still drawn, and those sites never get its copy). Times are
+counted in ticks of a [`Clock`][schedlib.testing.strategies.clock.Clock]
+(`times`): with whole seconds the runtime factors are multiples of 1/2
+([`EXACT_FACTORS`][schedlib.testing.strategies.multisite.EXACT_FACTORS]), so
+every time a run computes is exact in binary floating point; with a float tick
+they are the normalised factors of Table 1 of Sabin et al. (2003)
+([`FLOAT_FACTORS`][schedlib.testing.strategies.multisite.FLOAT_FACTORS]), as in
+the paper's runs, and times that are equal in real arithmetic come out equal
+or an ulp apart. They shrink towards one site of one processor, one job class
+of factor 1, few jobs submitted at 0, exact estimates and whole seconds.
 
 Examples
 --------
@@ -25,12 +30,19 @@ from hypothesis import strategies as st
 from schedlib.errors import InvalidValueError
 from schedlib.multisite.jobs import MultiSiteJob
 from schedlib.multisite.sites import RuntimeMatrix, Site
+from schedlib.testing.strategies.clock import TIME_MODES, clocks
 from schedlib.validation import require
 
-__all__ = ["EXACT_FACTORS", "MULTISITE_RUNTIMES", "multisite_instances"]
+__all__ = ["EXACT_FACTORS", "FLOAT_FACTORS", "MULTISITE_RUNTIMES", "multisite_instances"]
 
 EXACT_FACTORS = (1.0, 0.5, 1.5, 2.0)
-"""Runtime factors drawn by default (exact in binary)."""
+"""Runtime factors drawn with whole seconds (exact in binary)."""
+
+FLOAT_FACTORS: tuple[float, ...] = (
+    1.0,
+    *sorted({f for row in RuntimeMatrix.paper().factors for f in row} - {1.0}),
+)
+"""Runtime factors drawn with a float tick: 1 and the normalised factors of Table 1."""
 
 MULTISITE_RUNTIMES = ("exact", "early", "any")
 """Accepted values of `runtimes`: = requested; at most requested; also over it (killed)."""
@@ -46,13 +58,14 @@ def _instance(
     max_submit: int,
     max_requested_time: int,
     runtimes: str,
+    times: str,
 ) -> tuple[tuple[Site, ...], RuntimeMatrix, tuple[MultiSiteJob, ...]]:
+    clock = draw(clocks(times))
+    drawn = EXACT_FACTORS if clock.tick == 1 else FLOAT_FACTORS
     n = draw(st.integers(1, max_sites))
     sites = tuple(Site(f"site{s}", draw(st.integers(1, max_processors))) for s in range(n))
     classes = draw(st.integers(1, max_classes))
-    factors = tuple(
-        tuple(draw(st.sampled_from(EXACT_FACTORS)) for _ in range(n)) for _ in range(classes)
-    )
+    factors = tuple(tuple(draw(st.sampled_from(drawn)) for _ in range(n)) for _ in range(classes))
     matrix = RuntimeMatrix(factors, tuple(f"class{c}" for c in range(classes)))
     widest = max(s.processors for s in sites)
     jobs = []
@@ -67,10 +80,10 @@ def _instance(
         jobs.append(
             MultiSiteJob(
                 job_id,
-                draw(st.integers(0, max_submit)),
+                clock.at(draw(st.integers(0, max_submit))),
                 draw(st.integers(1, widest)),
-                requested,
-                runtime,
+                clock.span(requested),
+                clock.span(runtime),
                 job_class=draw(st.integers(0, classes - 1)),
                 origin=draw(st.integers(0, n - 1)),
             )
@@ -87,18 +100,22 @@ def multisite_instances(
     max_submit: int = 10,
     max_requested_time: int = 12,
     runtimes: str = "early",
+    times: str = "mixed",
 ) -> st.SearchStrategy[tuple[tuple[Site, ...], RuntimeMatrix, tuple[MultiSiteJob, ...]]]:
     """`(sites, matrix, jobs)`: 1..`max_sites` sites, a runtime matrix and a job stream.
 
     Job ids are `0..n-1`; each job has a class (a matrix row) and an origin
     site. `runtimes` is `"exact"` (runtime = requested time: reservations
     are kept exactly), `"early"` (at most the requested time, half of them
-    exact) or `"any"` (also beyond it: killed at the limit).
+    exact) or `"any"` (also beyond it: killed at the limit). `times` is
+    `"mixed"`, `"integer"` or `"float"` (see the module); `max_submit` and
+    `max_requested_time` count ticks.
 
     Raises
     ------
     InvalidValueError
-        If a bound is below 1 (`max_submit` below 0) or `runtimes` is unknown.
+        If a bound is below 1 (`max_submit` below 0), or `runtimes` or `times`
+        is unknown.
     """
     for name, value in (
         ("max_sites", max_sites),
@@ -111,6 +128,8 @@ def multisite_instances(
     require(max_submit, "max_submit", at_least=0)
     if runtimes not in MULTISITE_RUNTIMES:
         raise InvalidValueError("runtimes", runtimes, f"must be one of {MULTISITE_RUNTIMES}")
+    if times not in TIME_MODES:
+        raise InvalidValueError("times", times, f"must be one of {', '.join(TIME_MODES)}")
     return _instance(
         max_sites,
         max_processors,
@@ -119,4 +138,5 @@ def multisite_instances(
         max_submit,
         max_requested_time,
         runtimes,
+        times,
     )
