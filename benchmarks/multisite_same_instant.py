@@ -21,16 +21,17 @@ import sys
 from typing import Any
 
 from schedlib.execution.parallel import run_all
-from schedlib.experiments.multisite import paper_workload, trace_path
+from schedlib.experiments.multisite import paper_workload
 from schedlib.multisite import CONSERVATIVE_MR, paper_sites, simulate_multisite, with_load_factor
 from schedlib.results.tables import FORMATS, render
+from schedlib.workloads.locate import find_trace
 
 
 def one(item: tuple[str, int, int, bool]) -> dict[str, Any]:
     """One run: `(trace, jobs, k, reserve_on_arrival)`."""
     trace, jobs, k, on_arrival = item
-    path, processors, label = trace_path(trace)
-    size, stream = paper_workload(path, processors, jobs, 0)
+    source = find_trace(trace)
+    size, stream = paper_workload(source, jobs, 0)
     run = simulate_multisite(
         with_load_factor(stream, 1.0),
         paper_sites(size),
@@ -38,7 +39,7 @@ def one(item: tuple[str, int, int, bool]) -> dict[str, Any]:
         reserve_on_arrival=on_arrival,
     )
     return {
-        "trace": label,
+        "trace": source.name + (" (embedded slice)" if source.embedded else ""),
         "jobs": jobs,
         "k": k,
         "reserve_on_arrival": on_arrival,

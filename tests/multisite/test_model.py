@@ -263,3 +263,47 @@ def test_equal_loads_tie_exactly_whatever_the_float_times() -> None:
     run = simulate_multisite(jobs, TWO, GREEDY, matrix=SAME)
     assigned = [(e.job, e.place) for e in run.record.events if e.kind is EventKind.ASSIGN]
     assert assigned == [(0, (0,)), (1, (1,)), (2, (0,)), (3, (0,))]
+
+
+def test_jobs_of_equal_efficacy_keep_their_fcfs_order_whatever_the_float_quotients() -> None:
+    """At site a all three jobs have efficacy 16.3/17.7 in real arithmetic: FCFS order.
+
+    Their float quotients `(d f_b) / (d f_a)` differ in the last bit with `d` (5 and 19
+    here), which put job 2 ahead of job 1 at a when the key was the float quotient.
+    """
+    matrix = RuntimeMatrix(((1.0, 16.3 / 17.7),), ("IS-8 at the SGI and the Cray",))
+    jobs = [
+        MultiSiteJob(0, 0, 4, 5, 5),
+        MultiSiteJob(1, 0, 4, 5, 5),
+        MultiSiteJob(2, 0, 2, 19, 19),
+    ]
+    run = simulate_multisite(
+        jobs, TWO, EFFICACY, matrix=matrix, log_reservations=True, reserve_on_arrival=False
+    )
+    check_multisite_run(run)
+    assert [(o.job, o.start, o.place[0]) for o in run.record.outcomes] == [
+        (0, 0, 4),
+        (1, 5 * 16.3 / 17.7, 4),
+        (2, 0, 0),
+    ]
+
+
+def test_the_multisite_checkers_compare_times_exactly() -> None:
+    """A promise broken by less than 1e-9 s is broken: the checkers use no tolerance."""
+    from schedlib.model import JobEvent, RunRecord
+    from schedlib.testing.invariants import check_completion_bound, check_multisite_reservations
+
+    later = 1.0 + 2.0**-40
+    log = [
+        JobEvent(0, 1, EventKind.SUBMIT),
+        JobEvent(0, 1, EventKind.ASSIGN, (0,)),
+        JobEvent(0, 1, EventKind.RESERVE, (0,), at=1.0),
+        JobEvent(0.5, 1, EventKind.RESERVE, (0,), at=later),
+        JobEvent(later, 1, EventKind.START, (0,)),
+        JobEvent(later + 2, 1, EventKind.COMPLETE, (0,)),
+    ]
+    record = RunRecord.from_log("x", [Job(1, 0, 1, 2, 2)], log, capacity=1)
+    with pytest.raises(AssertionError, match="reservation moved later"):
+        check_multisite_reservations(record, sites=[1])
+    with pytest.raises(AssertionError, match=r"promised completion by 3\.0 "):
+        check_completion_bound(record, estimates={1: (2,)})

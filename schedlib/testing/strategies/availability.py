@@ -267,13 +267,9 @@ def _snapshot(
         remaining = draw(_quarters(0, max_time, tick))
         held = draw(st.integers(0, queue_length))
         running = draw(job) if held and draw(st.booleans()) else None
-        elapsed = 0
-        if running is not None:  # at most its estimate: a quarter-tick multiple up to it
-            elapsed = draw(
-                _quarters(0, running.estimate / tick, tick).filter(
-                    lambda e, limit=running.estimate: e <= limit
-                )
-            )
+        elapsed: float = 0
+        if running is not None:  # at most its estimate (a rounding past it is cut back)
+            elapsed = min(draw(_quarters(0, running.estimate / tick, tick)), running.estimate)
         queued = tuple(draw(job) for _ in range(held - (running is not None)))
         views.append(ResourceView(index, remaining, running, elapsed, queued))
     priority = tuple(draw(st.lists(job, max_size=max_jobs // 2)))
