@@ -144,7 +144,7 @@ def _check_plot(args: argparse.Namespace) -> None:
     if args.plot:
         from schedlib.results.plotting import check_figure_path, pyplot
 
-        check_figure_path(args.plot)
+        check_figure_path(args.plot, option="--plot")
         pyplot()
 
 
@@ -165,8 +165,12 @@ def _plot_runs(args: argparse.Namespace, workload: Any, records: dict[str, Any])
 def _cmd_run(args: argparse.Namespace) -> int:
     from schedlib.experiments.backfilling import run_policy, summary_row
 
+    from schedlib.results.export import RECORD_SUFFIXES, check_output_path
+
     if args.stream:
         return _run_streamed(args)
+    if args.output:  # before any work: a wrong name or folder fails at once
+        check_output_path(args.output, RECORD_SUFFIXES, option="--output")
     _check_plot(args)
     workload = _load(args)
     record = run_policy(workload, args.policy, show_progress=True, conventions=args.conventions)
@@ -174,6 +178,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
         from schedlib.results.export import write_record
 
         write_record(record, args.output, workload_name=workload.name)
+        print(
+            f"{PROG}: wrote {len(record.outcomes)} jobs to {args.output}",
+            file=sys.stderr,
+        )
     _print_summaries([summary_row(workload, record)], args)
     if args.plot:
         _plot_runs(args, workload, {args.policy: record})
@@ -185,7 +193,7 @@ def _run_streamed(args: argparse.Namespace) -> int:
     from schedlib.backfill import schedule_iter
     from schedlib.experiments.backfilling import summary_fields
     from schedlib.results.atomic import atomic_write
-    from schedlib.results.export import write_outcomes_csv
+    from schedlib.results.export import check_output_path, write_outcomes_csv
     from schedlib.results.metrics import summarize_outcomes
     from schedlib.workloads import CleaningPolicy, stream_workload
     from schedlib.workloads.cleaning import CLEANINGS
@@ -201,6 +209,7 @@ def _run_streamed(args: argparse.Namespace) -> int:
             "--stream cleans the trace as it reads it, by our rules; --cleaning pyss needs "
             "the whole trace: drop one"
         )
+    check_output_path(args.output, (".csv",), option="--output")
     with (
         stream_workload(
             Path(args.workload) if args.workload else None,
@@ -225,6 +234,7 @@ def _run_streamed(args: argparse.Namespace) -> int:
     print(f"{PROG}: {workload.name}: {workload.report.summary()}", file=sys.stderr)
     for warning in workload.warnings():
         print(f"{PROG}: warning: {warning}", file=sys.stderr)
+    print(f"{PROG}: wrote {summary.jobs} jobs to {args.output}", file=sys.stderr)
     _print_summaries([summary_fields(workload, summary)], args)
     return 0
 
@@ -317,14 +327,30 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
     schedule = read_schedule(args.file)
     up = read_up_times(args.within_uptime) if args.within_uptime else None
+    if not schedule.jobs:
+        raise SchedlibError(f"{args.file}: no jobs: nothing to check")
     capacity = args.processors or schedule.capacity
     if capacity is None:
         raise SchedlibError(
             f"{args.file}: the file does not say the machine size; give --processors N"
         )
+    if args.policy == "easy" and all(
+        j.requested_time is None for j in schedule.jobs if j.start is not None
+    ):
+        raise SchedlibError(
+            f"{args.file}: no job has a requested time (CSV column requested_time, SWF field "
+            "9): --policy easy needs it to compute shadow times"
+        )
     report = check_report(
-        schedule, capacity=capacity, policy=args.policy, no_overtaking=args.no_overtaking, up=up
+        schedule,
+        capacity=capacity,
+        policy=args.policy,
+        no_overtaking=args.no_overtaking,
+        up=up,
+        order=args.event_order,
     )
+    for note in report.notes:
+        print(f"{PROG}: warning: {note}", file=sys.stderr)
     if args.format == "json":
         print(json.dumps(report.as_dict(), indent=1))
     else:
@@ -489,7 +515,19 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "--policy",
         choices=("easy", "fcfs"),
         help="also check the policy's promise: easy, the first waiting job never starts later "
-        "than its shadow time; fcfs, no job starts before an earlier-submitted one",
+        "than its shadow time (the earliest time it would fit if the running jobs ended at "
+        "their start + requested time), computed at the end of every instant and before every "
+        "backfill; fcfs, no job starts before an earlier-submitted one",
+    )
+    check.add_argument(
+        "--event-order",
+        choices=("any", "fixed"),
+        default="any",
+        help="for --policy easy, the order in which the scheduler saw the events of one instant "
+        "(the file does not say): any (default), the schedule passes if some order explains it "
+        "-- the jobs ending and arriving at one instant seen one at a time in any order, with a "
+        "scheduling pass after each, as most simulators do; fixed, one pass that has seen every "
+        "end and arrival of the instant (stricter)",
     )
     check.add_argument(
         "--no-overtaking",

@@ -43,6 +43,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from pathlib import Path
@@ -59,6 +60,8 @@ __all__ = [
     "BATSIM_COLUMNS",
     "DEFAULT_WORKLOAD_NAME",
     "EXTRA_COLUMNS",
+    "RECORD_SUFFIXES",
+    "check_output_path",
     "interval_set",
     "job_rows",
     "write_csv",
@@ -66,6 +69,55 @@ __all__ = [
     "write_outcomes_csv",
     "write_record",
 ]
+
+RECORD_SUFFIXES = (".csv", ".json")
+"""The formats [`write_record`][schedlib.results.export.write_record] writes, chosen by suffix."""
+
+
+def check_output_path(path: str | Path, suffixes: tuple[str, ...], *, option: str) -> Path:
+    """Check, before any work, that a result can be written to `path`.
+
+    Its suffix must be one of `suffixes` (any case), its folder must exist
+    and be writable, and it must not be a folder itself.
+
+    Parameters
+    ----------
+    path
+        The file to write.
+    suffixes
+        The accepted suffixes, e.g. `(".csv", ".json")`.
+    option
+        How the user named it, for the message (e.g. `"--output"`).
+
+    Raises
+    ------
+    InvalidValueError
+        Naming the option, the path and what is wrong.
+
+    Examples
+    --------
+    >>> check_output_path("out.xlsx", RECORD_SUFFIXES, option="--output")
+    Traceback (most recent call last):
+    ...
+    schedlib.errors.InvalidValueError: --output = 'out.xlsx': must end in .csv or .json
+    >>> check_output_path("/nonexistent/dir/x.csv", RECORD_SUFFIXES, option="--output")
+    Traceback (most recent call last):
+    ...
+    schedlib.errors.InvalidValueError: --output = '/nonexistent/dir/x.csv': its folder /nonexistent/dir does not exist
+    """  # noqa: E501
+    target = Path(path)
+    if target.suffix.lower() not in suffixes:
+        allowed = ", ".join(suffixes[:-1]) + " or " + suffixes[-1] if suffixes[1:] else suffixes[0]
+        raise InvalidValueError(option, str(path), f"must end in {allowed}")
+    folder = target.parent
+    if not folder.is_dir():
+        raise InvalidValueError(option, str(path), f"its folder {folder} does not exist")
+    if target.is_dir():
+        raise InvalidValueError(option, str(path), "is a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise InvalidValueError(option, str(path), f"its folder {folder} is not writable")
+    return target
+
 
 BATSIM_COLUMNS = (
     "job_id",
@@ -466,12 +518,11 @@ def write_record(record: RunRecord, path: str | Path, *, workload_name: str | No
     Raises
     ------
     InvalidValueError
-        If the suffix is neither `.csv` nor `.json`.
+        If the suffix is neither `.csv` nor `.json`, or the folder does not
+        exist or cannot be written to.
     """
-    target = Path(path)
+    target = check_output_path(path, RECORD_SUFFIXES, option="output")
     suffix = target.suffix.lower()
-    if suffix not in (".csv", ".json"):
-        raise InvalidValueError("output", str(path), "must end in .csv or .json")
     with atomic_write(target) as stream:
         if suffix == ".csv":
             write_csv(record, stream, workload_name=workload_name)

@@ -39,6 +39,7 @@ from typing import Any
 
 from schedlib.errors import InvalidValueError, SchedlibError
 from schedlib.results.atomic import atomic_write
+from schedlib.results.export import check_output_path
 from schedlib.results.schedules import Schedule
 
 __all__ = [
@@ -82,13 +83,14 @@ def pyplot() -> Any:
     return plt
 
 
-def check_figure_path(path: str | Path) -> Path:
-    """Check that a figure can be written to `path` (its suffix), before any work.
+def check_figure_path(path: str | Path, *, option: str = "plot") -> Path:
+    """Check that a figure can be written to `path`, before any work.
 
     Raises
     ------
     InvalidValueError
-        If the suffix is not one of [`FIGURE_SUFFIXES`][schedlib.results.plotting.FIGURE_SUFFIXES].
+        If the suffix is not one of [`FIGURE_SUFFIXES`][schedlib.results.plotting.FIGURE_SUFFIXES],
+        or the folder does not exist or cannot be written to (naming `option`).
 
     Examples
     --------
@@ -97,10 +99,7 @@ def check_figure_path(path: str | Path) -> Path:
     ...
     schedlib.errors.InvalidValueError: plot = 'out.txt': must end in .png, .pdf or .svg
     """
-    target = Path(path)
-    if target.suffix.lower() not in FIGURE_SUFFIXES:
-        raise InvalidValueError("plot", str(path), "must end in .png, .pdf or .svg")
-    return target
+    return check_output_path(path, FIGURE_SUFFIXES, option=option)
 
 
 def save_figure(figure: Any, path: str | Path, *, dpi: int = 120) -> Path:

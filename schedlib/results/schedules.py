@@ -46,6 +46,7 @@ import gzip
 import json
 import math
 import re
+import zlib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any, NamedTuple
@@ -71,6 +72,8 @@ __all__ = [
 ]
 
 Interval = tuple[int, int]
+
+_GZIP_MAGIC = b"\x1f\x8b"
 
 _INTERVAL = re.compile(r"([0-9]+)(?:-([0-9]+))?")
 _INTERVAL_SET = re.compile(r"\s*(?:[0-9]+(?:-[0-9]+)?(?:\s+|\Z))*\Z")
@@ -439,7 +442,10 @@ def _is_swf(path: Path) -> bool:
 def read_schedule(path: str | Path) -> Schedule:
     """Read a schedule from a file, by its name: `.swf`/`.swf.gz`, `.json`, else CSV.
 
-    A CSV may be gzip-compressed (`.csv.gz`).
+    A CSV may be gzip-compressed (`.csv.gz`). As for SWF traces, compression
+    is told from the content (the gzip magic bytes), not the name: a file
+    named `.gz` that holds plain text is read as plain text, and corrupt or
+    truncated gzip data gives the same message as for a trace.
 
     Raises
     ------
@@ -463,14 +469,18 @@ def read_schedule(path: str | Path) -> Schedule:
         return read_schedule_swf(target)
     if target.suffix.lower() == ".json":
         return _read_json(target)
-    opener: Any = gzip.open if target.name.lower().endswith(".gz") else open
+    with target.open("rb") as probe:
+        compressed = probe.read(2) == _GZIP_MAGIC
+    opener: Any = gzip.open if compressed else open
     try:
         with opener(target, "rt", encoding="utf-8", newline="") as stream, paused_gc():
             return read_schedule_csv(stream, str(target))
     except UnicodeDecodeError:
         raise WorkloadFormatError(str(target), None, "not a text file (not UTF-8)") from None
-    except (gzip.BadGzipFile, EOFError) as error:
-        raise WorkloadFormatError(str(target), None, f"corrupt gzip data: {error}") from None
+    except (gzip.BadGzipFile, EOFError, zlib.error) as error:
+        raise WorkloadFormatError(
+            str(target), None, f"corrupt or truncated gzip data: {type(error).__name__}: {error}"
+        ) from None
     except csv.Error as error:
         raise WorkloadFormatError(str(target), None, f"not CSV: {error}") from None
 
