@@ -20,7 +20,9 @@ such that
 - a head starts when it is first in the queue and fits ($f \\ge p$);
 - a backfill starts when it fits, and only while the head does not fit (a
   head that fits starts first); when the head is $H$, only if $H$'s shadow
-  time is at or after $s_H$ (EASY's promise).
+  time is at or after $s_H$ (EASY's promise);
+- a job that ends as it starts (zero length) holds its processors over an
+  empty interval: it fits whatever is free.
 
 Arrivals of the instant are behind $H$ in the queue and may be handled at any
 point, so they constrain nothing. $H$'s shadow time is at or after $s_H$
@@ -200,10 +202,10 @@ def explain_instant(
                     ((i, ends_left, left_bf), f + end_p[g], lo - (end_p[g] if end_late[g] else 0))
                 )
         for g, n in enumerate(left_bf):
-            if not n or f < bf_p[g]:
+            if not n or (f < bf_p[g] and not bf_zero[g]):
                 continue
             if i < n_heads:
-                allowed = f < heads[i][0]  # a head that fits starts first
+                allowed = f < heads[i][0] and not heads[i][2]  # a head that fits starts first
             else:
                 allowed = lo >= demand
                 if not allowed and (best is None or lo > best[0]):
@@ -214,7 +216,7 @@ def explain_instant(
                 successors.append(
                     ((i, left_ends, bf_left), f - held, lo + (held if bf_late[g] else 0))
                 )
-        if i < n_heads and f >= heads[i][0]:
+        if i < n_heads and (f >= heads[i][0] or heads[i][2]):
             p, is_late, zero = heads[i]
             held = 0 if zero else p
             successors.append(

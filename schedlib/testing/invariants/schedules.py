@@ -432,7 +432,8 @@ def easy_head_violations(
       seen in any order (the queue stays in arrival order). The search is
       [`explain_instant`][schedlib.testing.invariants.event_order.explain_instant];
       a head delay that no order explains is reported, with the shadow time
-      of the order that delays it least. An instant at which the starts need
+      just before a backfill that no order allows, the instant's ends that
+      backfill does not need left unseen. An instant at which the starts need
       more processors than the machine has (a capacity violation) is not
       searched; one whose search exceeds its budget is not either, and its
       time is appended to `undecided`.
@@ -502,6 +503,12 @@ def easy_head_violations(
     yield from replay.run(order, undecided)
 
 
+def _start_key(job: ScheduledJob, now: float, s_h: float) -> tuple[int, bool, bool]:
+    """A job starting at `now` as the search sees it: processors, planned to end at or after
+    the waiting head's start `s_h`, zero length."""
+    return (job.procs, now + job.requested_time >= s_h, job.end == job.start)  # type: ignore[operator]
+
+
 class _EasyReplay:
     """The log of a schedule replayed for EASY's promise (see `easy_head_violations`)."""
 
@@ -569,25 +576,23 @@ class _EasyReplay:
 
     def run(self, order: str, undecided: list[float] | None) -> Iterator[Violation]:
         log = self.log
+        fixed = order == "fixed"
         i = 0
         while i < len(log):
             now = log[i][0]
             k = i
             while k < len(log) and log[k][0] == now:
                 k += 1
-            if order == "any":
-                self.search(now, log[i:k], undecided)
-            for _, group, position, phase, job in log[i:k]:
+            if not fixed and log[k - 1][1] >= 2 and self.head() is not None:
+                self.search(now, log[i:k], undecided)  # someone waits, someone starts
+            for index in range(i, k):
+                _, group, position, phase, job = log[index]
                 if group == 1 and phase == 0:
                     heapq.heappush(self.waiting, (job.submit, job.id, position))
                 elif phase == 0:  # a start
-                    first = self.head()
-                    if (
-                        order == "fixed"
-                        and first is not None
-                        and _key(job) > _key(self.jobs[first])
-                    ):
-                        self.promise(now)  # a backfill: the head's shadow just before it
+                    if fixed and (first := self.head()) is not None:
+                        if _key(job) > _key(self.jobs[first]):
+                            self.promise(now)  # a backfill: the head's shadow just before it
                     self.gone.add(position)
                     self.hold(job, 1)
                 elif group == 1:  # rejected on arrival
@@ -615,11 +620,15 @@ class _EasyReplay:
     def search(
         self, now: float, events: list[tuple[Any, ...]], undecided: list[float] | None
     ) -> None:
-        """At an instant, before its events: if no order of them keeps the waiting head's
-        promise, record the shadow time of the order that delays it least."""
-        starting = {e[2] for e in events if e[3] == 0 and e[1] in (2, 3)}
-        if not starting:
-            return
+        """At an instant, before its events: if no order of them keeps the promise of the
+        first job waiting since before it that does not start then, bound that job's shadow
+        time (see `least_delaying`)."""
+        starting = set()
+        for e in reversed(events):  # the starts come last
+            if e[1] < 2:
+                break
+            if e[3] == 0:
+                starting.add(e[2])
         jobs, waiting, gone = self.jobs, self.waiting, self.gone
         heads: list[int] = []
         while True:  # the waiting jobs that start now, in queue order, then the first that does not
@@ -635,22 +644,29 @@ class _EasyReplay:
         ends = [e[4] for e in events if e[1] == 0]
         backfills = [jobs[p] for p in sorted(starting - set(heads))]
         free = self.capacity - self.in_use
-        if sum(j.procs for j in backfills) + sum(jobs[h].procs for h in heads) > free + sum(
-            j.procs for j in ends
-        ):
+        heads_jobs = [jobs[h] for h in heads]
+        lasting = [j for j in [*backfills, *heads_jobs] if j.end != j.start]
+        if sum(j.procs for j in lasting) > free + sum(j.procs for j in ends):
             return  # the machine is overbooked: the capacity check reports it
         late = self.in_use - self.held.prefix(bisect.bisect_left(self.planned, s_h))
-
-        def as_start(job: ScheduledJob) -> tuple[int, bool, bool]:
-            return (job.procs, now + job.requested_time >= s_h, job.end == job.start)  # type: ignore[operator]
-
+        demand = self.capacity - target.procs + 1
+        # The one-pass order (every end seen, the heads started, then the backfills) keeps the
+        # promise when the first backfill does: most instants stop here.
+        late_ends = sum(j.procs for j in ends if j.start + j.requested_time >= s_h)  # type: ignore[operator]
+        late_heads = sum(
+            j.procs
+            for j in heads_jobs
+            if j.end != j.start and now + j.requested_time >= s_h  # type: ignore[operator]
+        )
+        if late - late_ends + late_heads >= demand:
+            return
         verdict = explain_instant(
             free=free,
             late=late,
-            demand=self.capacity - target.procs + 1,
+            demand=demand,
             ends=[(j.procs, j.start + j.requested_time >= s_h) for j in ends],  # type: ignore[operator]
-            heads=[as_start(jobs[h]) for h in heads],
-            backfills=[as_start(j) for j in backfills],
+            heads=[_start_key(j, now, s_h) for j in heads_jobs],
+            backfills=[_start_key(j, now, s_h) for j in backfills],
         )
         if verdict.explained is None:
             if undecided is not None:
@@ -660,7 +676,7 @@ class _EasyReplay:
             return
         self.keep(
             first,
-            *self.least_delaying(now, target, ends, [jobs[h] for h in heads], backfills, verdict),
+            *self.least_delaying(now, target, ends, heads_jobs, backfills, verdict),
         )
         self.last[1] = True
 
@@ -673,45 +689,43 @@ class _EasyReplay:
         backfills: list[ScheduledJob],
         verdict: InstantVerdict,
     ) -> tuple[float, float, str]:
-        """The head's shadow time at the failing backfill of the search's best order."""
+        """The head's shadow time just before the failing backfill the search kept (the one
+        with the most processors planned past the head's start), the instant's ends that
+        backfill does not need left unseen (the latest planned first); and, for the
+        message, how it was computed."""
         s_h = target.start if target.start is not None else math.inf
+
+        def planned(job: ScheduledJob) -> float:
+            return job.start + job.requested_time  # type: ignore[operator]
+
         seen: list[ScheduledJob] = []
         for (procs, is_late), count in verdict.ends_by_group:
-            group = [
-                j for j in ends if (j.procs, j.start + j.requested_time >= s_h) == (procs, is_late)
-            ]  # type: ignore[operator]
-            seen += sorted(group, key=lambda j: j.start + j.requested_time)[:count]  # type: ignore[operator]
+            group = [j for j in ends if (j.procs, planned(j) >= s_h) == (procs, is_late)]
+            seen += sorted(group, key=planned)[:count]
         started = [j for j in heads[: verdict.heads_started] if j.end != j.start]
         for key, count in verdict.backfills_by_group:
-            group = [
-                j
-                for j in backfills
-                if (j.procs, now + j.requested_time >= s_h, j.end == j.start) == key
-            ]  # type: ignore[operator]
+            group = [j for j in backfills if _start_key(j, now, s_h) == key]
             started += [j for j in group if j.end != j.start][:count]
-        for job in seen:
-            self.hold(job, -1)
-        for job in started:
-            self.held.add(self.rank[now + job.requested_time], job.procs)  # type: ignore[operator]
-            self.in_use += job.procs
+        failing = next(j for j in backfills if _start_key(j, now, s_h) == verdict.failing_group)
+        need = 0 if failing.end == failing.start else failing.procs
+        free = self.capacity - self.in_use + sum(j.procs for j in seen)
+        free -= sum(j.procs for j in started)
+        for job in sorted(seen, key=planned, reverse=True):
+            if free - job.procs >= need:
+                seen.remove(job)
+                free -= job.procs
+        changes = [(planned(j), -j.procs) for j in seen]
+        changes += [(now + j.requested_time, j.procs) for j in started]  # type: ignore[operator]
+        for end, procs in changes:
+            self.held.add(self.rank[end], procs)
+            self.in_use += procs
         shadow = self.shadow(now, target.procs)
-        for job in started:
-            self.held.add(self.rank[now + job.requested_time], -job.procs)  # type: ignore[operator]
-            self.in_use -= job.procs
-        for job in seen:
-            self.hold(job, 1)
-        failing = next(
-            (
-                j
-                for j in backfills
-                if verdict.failing_group
-                == (j.procs, now + j.requested_time >= s_h, j.end == j.start)
-            ),  # type: ignore[operator]
-            backfills[0],
-        )
+        for end, procs in changes:
+            self.held.add(self.rank[end], -procs)
+            self.in_use -= procs
         how = (
-            f", just before job {failing.id} starts, in the order of that instant's events "
-            "that delays it least"
+            f", just before job {failing.id} starts, with only the ends of that instant it needs "
+            "seen; no order of the instant's events avoids the delay"
         )
         return shadow, now, how
 
