@@ -166,7 +166,21 @@ def past_the_limit(jobs: list[Job], cluster: Cluster) -> RunRecord:
     return RunRecord.from_log("long", jobs, record.events, capacity=cluster.processors)
 
 
+def greedy(snapshot: Snapshot) -> Decision:
+    """First fit without a reservation: start every waiting job that fits, in queue order.
+    Never idle while a job fits, every job eventually starts on a finite input -- and a wide
+    job waits for as long as narrower ones keep arriving."""
+    free, started, positions = snapshot.free, [], []
+    for i, job in enumerate(snapshot.queue):
+        if job.procs <= free:
+            started.append(job)
+            positions.append(i)
+            free -= job.procs
+    return Decision(tuple(started), tuple(positions))
+
+
 BROKEN = [
+    Candidate(greedy, "backfill", ["no-starvation"], expected_failures=["no-starvation"]),
     Candidate(impatient, "backfill", ["easy-head"], expected_failures=["easy-head"]),
     Candidate(first_processors, "backfill", expected_failures=["capacity"]),
     Candidate(crowding, "backfill", expected_failures=["capacity"]),
@@ -421,3 +435,58 @@ def test_importing_needs_no_hypothesis() -> None:
         """
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# ------------------------------------------------------------------------- no starvation
+
+
+@pytest.mark.parametrize("policy", ["fcfs", "easy", "conservative", "greedy"])
+def test_a_wide_jobs_start_stays_bounded_as_later_arrivals_grow_except_under_greedy(
+    policy: str,
+) -> None:
+    """A job as wide as the machine, then ever longer streams of narrow jobs, each arriving
+    before the previous one ends: under FCFS, EASY and conservative backfilling the wide
+    job's start does not move; under greedy first fit it moves with the stream's end."""
+    cluster = Cluster(4)
+    head = [Job(1, 0, 2, 10, 10)]
+    wide = Job(2, 1, 4, 10, 10)
+    starts = []
+    for count in (10, 20, 40, 80):
+        stream = [Job(3 + i, 2 + 2 * i, 1, 5, 5) for i in range(count)]
+        decide = greedy if policy == "greedy" else None
+        record = schedule(
+            [*head, wide, *stream], cluster, policy="easy" if decide else policy, decide=decide
+        )
+        starts.append(next(o.start for o in record.outcomes if o.job == 2))
+    if policy == "greedy":
+        assert starts == sorted(starts) and starts[-1] - starts[0] >= 2 * 70
+    else:
+        assert starts == [10, 10, 10, 10]
+
+
+def test_no_starvation_fails_on_greedy_and_names_the_starved_job() -> None:
+    with pytest.raises(
+        ConformanceError, match=r"check 'no-starvation' failed.*later than its bound"
+    ):
+        check_scheduler(
+            greedy,
+            "backfill",
+            guarantees=["no-starvation"],
+            checks=["no-starvation"],
+            max_examples=20,
+        )
+
+
+@pytest.mark.parametrize(
+    ("scheduler", "form"),
+    [(easy, None), (conservative, "plan"), (fcfs, None), (easy_schedule, None)],
+)
+def test_no_starvation_holds_for_easy_conservative_and_fcfs(scheduler: Any, form: Any) -> None:
+    check_scheduler(
+        scheduler,
+        "backfill",
+        guarantees=["no-starvation"],
+        form=form,
+        checks=["no-starvation"],
+        max_examples=40,
+    )

@@ -40,7 +40,7 @@ from schedlib.testing.invariants import (
     check_reservations_feasible,
 )
 
-__all__ = ["BACKFILL", "check_machine_never_idle_while_waiting"]
+__all__ = ["BACKFILL", "check_bounded_wait", "check_machine_never_idle_while_waiting"]
 
 Instance = tuple[Cluster, list[Job]]
 Run = Callable[[Any], RunRecord]
@@ -104,6 +104,72 @@ def check_machine_never_idle_while_waiting(record: RunRecord) -> None:
             )
     never = sorted(j for j in runs - started - excluded)
     assert not never, f"job(s) {never} never start"
+
+
+def check_bounded_wait(record: RunRecord) -> None:
+    """No starvation: every job starts within a bound that later arrivals cannot push.
+
+    Let jobs be in queue order (submit time, then id), $k_j$ the number of
+    jobs before job $j$ and $R$ the longest requested time of the workload.
+    Every job that is not excluded starts, and
+
+    $$ b_j \\le s_j + (k_j + 1)\\,R . $$
+
+    The bound depends on the jobs submitted before $j$ and on $R$ only: no
+    number of later arrivals (of requested time at most $R$) can raise it, so
+    a policy whose waiting jobs can be overtaken for ever by a stream of later
+    ones (greedy first fit without a reservation) breaks it once the stream is
+    long enough.
+
+    Notes
+    -----
+    Why EASY, conservative backfilling and FCFS keep it (Mu'alem and Feitelson
+    2001, §2: the reservation of the first waiting job prevents starvation):
+    when a job becomes the first waiting one at time $T$, every running job
+    ends by $T + R$ at the latest (it is killed at its requested time), so its
+    shadow time, and its start, are at most $T + R$; at most $k_j$ jobs are
+    ahead of $j$, each the first in turn. Under conservative backfilling $j$'s
+    reservation on arrival is at most $s_j + (k_j + 1) R$ by the same count,
+    and it never moves later. Complexity: $O(n \\log n)$.
+
+    Raises
+    ------
+    AssertionError
+        Naming the job, its start (or that it never starts) and the bound.
+
+    Examples
+    --------
+    >>> jobs = [Job(1, 0, 1, 10, 10), Job(2, 0, 1, 10, 10)]
+    >>> check_bounded_wait(RunRecord.from_schedule(jobs, {1: 0, 2: 10}, {1: 10, 2: 20}, capacity=1))
+    >>> check_bounded_wait(RunRecord.from_schedule(jobs, {1: 0, 2: 21}, {1: 10, 2: 31}, capacity=1))
+    Traceback (most recent call last):
+    ...
+    AssertionError: job 2 starts at t=21, later than its bound t=20 = submit 0 + (1 job(s) before it + 1) x longest requested time 10
+    """  # noqa: E501
+    jobs = sorted(record.workload, key=lambda j: (j.submit, j.id))
+    if not jobs:
+        return
+    longest = max(j.requested_time for j in jobs)
+    excluded = {
+        e.job for e in record.events if e.kind in (EventKind.REJECT, EventKind.LOG_CANCELLED)
+    }
+    start = {o.job: o.start for o in record.outcomes}
+    for k, job in enumerate(jobs):
+        if job.id in excluded:
+            continue
+        bound = job.submit + (k + 1) * longest
+        begun = start.get(job.id)
+        if begun is None or begun > bound:
+            when = "never starts" if begun is None else f"starts at t={begun}"
+            raise AssertionError(
+                f"job {job.id} {when}, later than its bound t={bound} = submit {job.submit} + "
+                f"({k} job(s) before it + 1) x longest requested time {longest}"
+            )
+
+
+def _no_starvation(record: RunRecord) -> None:
+    check_machine_never_idle_while_waiting(record)
+    check_bounded_wait(record)
 
 
 def _once(check: Callable[[RunRecord], None]) -> Callable[[Run, Instance], None]:
@@ -221,12 +287,17 @@ CHECKS = (
     Check(
         "no-starvation",
         "backfill",
-        "every job starts, and the machine is never empty while a job waits",
+        "every job starts, never while the machine is empty, and within (k + 1) x R of its "
+        "submission (k jobs submitted before it, R the longest requested time): a bound no "
+        "stream of later arrivals can push; the inputs add such a stream behind a job as wide "
+        "as the machine",
         MUALEM + " (reservations prevent starvation)",
         False,
-        _once(check_machine_never_idle_while_waiting),
+        _once(_no_starvation),
         snippet=_call(
-            "check_machine_never_idle_while_waiting", module="schedlib.testing.conformance.backfill"
+            "check_machine_never_idle_while_waiting",
+            "check_bounded_wait",
+            module="schedlib.testing.conformance.backfill",
         ),
     ),
 )
@@ -288,6 +359,8 @@ def _instances(options: Mapping[str, Any], check: Check) -> Any:
     from schedlib.testing.strategies import parallel_instances
 
     given = {k: v for k, v in options.items() if k in _STRATEGY_OPTIONS}
+    if check.name == "no-starvation":
+        return _behind_a_stream(parallel_instances(**{"max_jobs": 5, "max_submit": 5, **given}))
     dense = {"max_processors": 4, "max_jobs": 10, "max_submit": 3, "max_requested_time": 6}
     spread = {"max_processors": 6, "max_jobs": 8, "max_submit": 20}
     inputs = st.one_of(
@@ -297,6 +370,32 @@ def _instances(options: Mapping[str, Any], check: Check) -> Any:
         )
     )
     return inputs
+
+
+def _behind_a_stream(instances: Any) -> Any:
+    """Inputs that starve a wide job under a policy without a reservation: a drawn input, then
+    a job as wide as the machine, then a stream of 20 to 60 narrower jobs, each arriving
+    before the previous one ends (so the machine is never wholly free while the stream
+    lasts)."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def draw(data: Any) -> Instance:
+        cluster, jobs = data(instances)
+        width = cluster.processors
+        wide_at = data(st.integers(0, 6))
+        gap = data(st.integers(1, 3))
+        length = data(st.integers(gap + 1, 3 * gap + 2))
+        procs = data(st.integers(1, max(1, width - 1)))
+        count = data(st.integers(20, 60))
+        first = max((j.id for j in jobs), default=0) + 1
+        wide = Job(first, wide_at, width, length, length)
+        stream = [
+            Job(first + 1 + i, wide_at + 1 + i * gap, procs, length, length) for i in range(count)
+        ]
+        return cluster, [*jobs, wide, *stream]
+
+    return draw()
 
 
 def _reproduce(
