@@ -164,7 +164,6 @@ def _plot_runs(args: argparse.Namespace, workload: Any, records: dict[str, Any])
 
 def _cmd_run(args: argparse.Namespace) -> int:
     from schedlib.experiments.backfilling import run_policy, summary_row
-
     from schedlib.results.export import RECORD_SUFFIXES, check_output_path
 
     if args.stream:

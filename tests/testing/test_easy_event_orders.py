@@ -241,9 +241,8 @@ def accasim_ebf(jobs: Sequence[Job], capacity: int) -> Schedule:
             blocked = queue[0]
         if reserved_time is None:  # the earliest slot (now, if it fits already)
             virtual = set(free)
-            for _, job_nodes, expected in [((), [], now)] + sorted(
-                holding.values(), key=lambda h: h[2]
-            ):
+            ending = sorted(holding.values(), key=lambda h: h[2])
+            for _, job_nodes, expected in [((), [], now), *ending]:
                 virtual.update(job_nodes)
                 if len(virtual) >= blocked.procs:
                     slot = (expected, sorted(virtual)[: blocked.procs])

@@ -66,10 +66,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import TypeVar
 
 import attrs
 
 __all__ = ["InstantVerdict", "explain_instant"]
+
+T = TypeVar("T")
 
 End = tuple[int, bool]
 """An end: (processors freed, planned end at or after the waiting head's start)."""
@@ -109,7 +112,8 @@ class InstantVerdict:
     failing_group: Start | None = None
 
 
-def _groups(items: Sequence[tuple[object, ...]]) -> tuple[list[object], list[int]]:
+def _groups(items: Sequence[T]) -> tuple[list[T], list[int]]:
+    """The distinct items, in order of first appearance, and how many of each."""
     counts = Counter(items)
     keys = list(counts)
     return keys, [counts[k] for k in keys]
@@ -165,13 +169,13 @@ def explain_instant(
     ...     heads=[(2, True, False)], backfills=[(1, True, False)]).explained
     True
     """
-    end_keys, end_counts = _groups([tuple(e) for e in ends])
-    bf_keys, bf_counts = _groups([tuple(b) for b in backfills])
-    end_p = [int(k[0]) for k in end_keys]  # type: ignore[index]
-    end_late = [bool(k[1]) for k in end_keys]  # type: ignore[index]
-    bf_p = [int(k[0]) for k in bf_keys]  # type: ignore[index]
-    bf_late = [bool(k[1]) for k in bf_keys]  # type: ignore[index]
-    bf_zero = [bool(k[2]) for k in bf_keys]  # type: ignore[index]
+    end_keys, end_counts = _groups([(int(p), bool(late)) for p, late in ends])
+    bf_keys, bf_counts = _groups([(int(p), bool(late), bool(zero)) for p, late, zero in backfills])
+    end_p = [k[0] for k in end_keys]
+    end_late = [k[1] for k in end_keys]
+    bf_p = [k[0] for k in bf_keys]
+    bf_late = [k[1] for k in bf_keys]
+    bf_zero = [k[2] for k in bf_keys]
     n_heads = len(heads)
     early_ends = [g for g in range(len(end_keys)) if not end_late[g]]
     best: tuple[int, tuple[int, ...], tuple[int, ...], int, int] | None = None
@@ -197,7 +201,7 @@ def explain_instant(
             continue
         for g, n in enumerate(left_ends):
             if n:
-                ends_left = left_ends[:g] + (n - 1,) + left_ends[g + 1 :]
+                ends_left = (*left_ends[:g], n - 1, *left_ends[g + 1 :])
                 successors.append(
                     ((i, ends_left, left_bf), f + end_p[g], lo - (end_p[g] if end_late[g] else 0))
                 )
@@ -212,7 +216,7 @@ def explain_instant(
                     best = (lo, left_ends, left_bf, i, g)
             if allowed:
                 held = 0 if bf_zero[g] else bf_p[g]
-                bf_left = left_bf[:g] + (n - 1,) + left_bf[g + 1 :]
+                bf_left = (*left_bf[:g], n - 1, *left_bf[g + 1 :])
                 successors.append(
                     ((i, left_ends, bf_left), f - held, lo + (held if bf_late[g] else 0))
                 )
@@ -229,8 +233,8 @@ def explain_instant(
     return InstantVerdict(
         False,
         sum(end_counts) - sum(left_ends),
-        tuple((k, n - m) for k, n, m in zip(end_keys, end_counts, left_ends, strict=True)),  # type: ignore[misc]
-        tuple((k, n - m) for k, n, m in zip(bf_keys, bf_counts, left_bf, strict=True)),  # type: ignore[misc]
+        tuple((k, n - m) for k, n, m in zip(end_keys, end_counts, left_ends, strict=True)),
+        tuple((k, n - m) for k, n, m in zip(bf_keys, bf_counts, left_bf, strict=True)),
         i,
-        bf_keys[g],  # type: ignore[arg-type]
+        bf_keys[g],
     )

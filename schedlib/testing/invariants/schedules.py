@@ -503,6 +503,11 @@ def easy_head_violations(
     yield from replay.run(order, undecided)
 
 
+def _planned(job: ScheduledJob) -> float:
+    """A job's planned end: its start plus its requested time (both known once it ran)."""
+    return job.start + job.requested_time  # type: ignore[operator]
+
+
 def _start_key(job: ScheduledJob, now: float, s_h: float) -> tuple[int, bool, bool]:
     """A job starting at `now` as the search sees it: processors, planned to end at or after
     the waiting head's start `s_h`, zero length."""
@@ -570,7 +575,7 @@ class _EasyReplay:
         self.keep(first, self.shadow(now, self.jobs[first].procs), now)
 
     def hold(self, job: ScheduledJob, sign: int) -> None:
-        self.held.add(self.rank[job.start + job.requested_time], sign * job.procs)  # type: ignore[operator]
+        self.held.add(self.rank[_planned(job)], sign * job.procs)
         self.in_use += sign * job.procs
         self.last[1] = True
 
@@ -590,9 +595,9 @@ class _EasyReplay:
                 if group == 1 and phase == 0:
                     heapq.heappush(self.waiting, (job.submit, job.id, position))
                 elif phase == 0:  # a start
-                    if fixed and (first := self.head()) is not None:
-                        if _key(job) > _key(self.jobs[first]):
-                            self.promise(now)  # a backfill: the head's shadow just before it
+                    first = self.head() if fixed else None
+                    if first is not None and _key(job) > _key(self.jobs[first]):
+                        self.promise(now)  # a backfill: the head's shadow just before it
                     self.gone.add(position)
                     self.hold(job, 1)
                 elif group == 1:  # rejected on arrival
@@ -629,7 +634,7 @@ class _EasyReplay:
                 break
             if e[3] == 0:
                 starting.add(e[2])
-        jobs, waiting, gone = self.jobs, self.waiting, self.gone
+        jobs, gone = self.jobs, self.gone
         heads: list[int] = []
         while True:  # the waiting jobs that start now, in queue order, then the first that does not
             first = self.head()
@@ -652,11 +657,9 @@ class _EasyReplay:
         demand = self.capacity - target.procs + 1
         # The one-pass order (every end seen, the heads started, then the backfills) keeps the
         # promise when the first backfill does: most instants stop here.
-        late_ends = sum(j.procs for j in ends if j.start + j.requested_time >= s_h)  # type: ignore[operator]
+        late_ends = sum(j.procs for j in ends if _planned(j) >= s_h)
         late_heads = sum(
-            j.procs
-            for j in heads_jobs
-            if j.end != j.start and now + j.requested_time >= s_h  # type: ignore[operator]
+            j.procs for j in heads_jobs if j.end != j.start and _start_key(j, now, s_h)[1]
         )
         if late - late_ends + late_heads >= demand:
             return
@@ -664,7 +667,7 @@ class _EasyReplay:
             free=free,
             late=late,
             demand=demand,
-            ends=[(j.procs, j.start + j.requested_time >= s_h) for j in ends],  # type: ignore[operator]
+            ends=[(j.procs, _planned(j) >= s_h) for j in ends],
             heads=[_start_key(j, now, s_h) for j in heads_jobs],
             backfills=[_start_key(j, now, s_h) for j in backfills],
         )
@@ -695,13 +698,10 @@ class _EasyReplay:
         message, how it was computed."""
         s_h = target.start if target.start is not None else math.inf
 
-        def planned(job: ScheduledJob) -> float:
-            return job.start + job.requested_time  # type: ignore[operator]
-
         seen: list[ScheduledJob] = []
         for (procs, is_late), count in verdict.ends_by_group:
-            group = [j for j in ends if (j.procs, planned(j) >= s_h) == (procs, is_late)]
-            seen += sorted(group, key=planned)[:count]
+            group = [j for j in ends if (j.procs, _planned(j) >= s_h) == (procs, is_late)]
+            seen += sorted(group, key=_planned)[:count]
         started = [j for j in heads[: verdict.heads_started] if j.end != j.start]
         for key, count in verdict.backfills_by_group:
             group = [j for j in backfills if _start_key(j, now, s_h) == key]
@@ -710,11 +710,11 @@ class _EasyReplay:
         need = 0 if failing.end == failing.start else failing.procs
         free = self.capacity - self.in_use + sum(j.procs for j in seen)
         free -= sum(j.procs for j in started)
-        for job in sorted(seen, key=planned, reverse=True):
+        for job in sorted(seen, key=_planned, reverse=True):
             if free - job.procs >= need:
                 seen.remove(job)
                 free -= job.procs
-        changes = [(planned(j), -j.procs) for j in seen]
+        changes = [(_planned(j), -j.procs) for j in seen]
         changes += [(now + j.requested_time, j.procs) for j in started]  # type: ignore[operator]
         for end, procs in changes:
             self.held.add(self.rank[end], procs)
