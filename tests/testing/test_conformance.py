@@ -490,3 +490,92 @@ def test_no_starvation_holds_for_easy_conservative_and_fcfs(scheduler: Any, form
         checks=["no-starvation"],
         max_examples=40,
     )
+
+
+# ------------------------------------------------------------ printed counterexamples run
+
+
+def greedy_starts(jobs: list[Job], cluster: Cluster) -> tuple[Any, ...]:
+    """Greedy first fit as a plain scheduler returning `(starts, ends)` only."""
+    record = schedule(jobs, cluster, policy="easy", decide=greedy)
+    done = [o for o in record.outcomes if o.start is not None]
+    return {o.job: o.start for o in done}, {o.job: o.end for o in done}
+
+
+FORMS = [
+    *((c, name) for c in BROKEN for name in sorted(c.expected_failures)),
+    (Candidate(greedy_starts, "backfill", ["easy-head"]), "easy-head"),  # a tuple of two
+    *((c, name) for c in BROKEN_FAMILIES for name in sorted(c.expected_failures)),
+]
+
+
+@pytest.mark.parametrize(("candidate", "check"), FORMS, ids=[f"{c.name}-{n}" for c, n in FORMS])
+def test_the_printed_counterexample_runs_and_fails_the_same_way(
+    candidate: Candidate, check: str
+) -> None:
+    """Every scheduler form of every family (decision functions, planners, `(jobs, cluster)`
+    schedulers returning a record or a tuple, policy names, selection functions), and every
+    kind of check (one run, two runs, clairvoyance): the printed code, with the scheduler
+    bound to the name it uses, raises an AssertionError that starts like the reported one (or,
+    for a scheduler that crashed, the same exception)."""
+    from schedlib.testing.conformance.core import reproduction_label
+
+    with pytest.raises(ConformanceError) as info:
+        check_scheduler(candidate, checks=[check], max_examples=EXAMPLES * 4, shrink=False)
+    error = info.value
+    code = textwrap.dedent(error.reproduction)
+    compile(code, "<counterexample>", "exec")  # valid Python as printed
+    namespace: dict[str, Any] = {}
+    if not isinstance(candidate.scheduler, str):
+        namespace[reproduction_label(candidate)] = candidate.scheduler
+    with pytest.raises(Exception) as again:
+        exec(code, namespace)
+    if error.reason.startswith("the scheduler raised "):  # a crash is printed as a crash
+        assert error.reason == f"the scheduler raised {type(again.value).__name__}: {again.value}"
+    else:
+        assert isinstance(again.value, AssertionError)
+        if check not in ("determinism", "non-clairvoyant"):
+            assert str(again.value)[:25] == error.reason[:25]
+
+
+def test_a_failed_check_in_pytest_shows_the_message_not_the_suites_frames(tmp_path: Path) -> None:
+    """One failing check, run by pytest in a subprocess, both ways a user writes it: the report
+    is the test's own line and the message (with its counterexample), no frame of schedlib's
+    suite nor of hypothesis."""
+    (tmp_path / "test_mine.py").write_text(
+        textwrap.dedent(
+            """
+            from schedlib.backfill import Decision
+            from schedlib.testing import check_scheduler, parametrize_with_checks
+
+            def greedy(snapshot):
+                free, started, positions = snapshot.free, [], []
+                for i, job in enumerate(snapshot.queue):
+                    if job.procs <= free:
+                        started.append(job)
+                        positions.append(i)
+                        free -= job.procs
+                return Decision(tuple(started), tuple(positions))
+
+            @parametrize_with_checks([greedy], "backfill", guarantees=["easy-head"])
+            def test_each(scheduler, check):
+                check(scheduler)
+
+            def test_direct():
+                check_scheduler(greedy, "backfill", guarantees=["easy-head"], checks=["easy-head"])
+            """
+        )
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "easy or direct"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    report = done.stdout
+    assert done.returncode == 1 and "2 failed" in report
+    failures = report.split("= FAILURES =")[1].split("short test summary")[0]
+    assert failures.count("check 'easy-head' failed for scheduler greedy") == 2
+    assert "schedlib/testing" not in failures and "hypothesis" not in failures
+    assert len(failures.splitlines()) < 60  # about 25 a failure, most of it the counterexample

@@ -40,7 +40,13 @@ from schedlib.testing.invariants import (
     check_reservations_feasible,
 )
 
-__all__ = ["BACKFILL", "check_bounded_wait", "check_machine_never_idle_while_waiting"]
+__all__ = [
+    "BACKFILL",
+    "check_bounded_wait",
+    "check_machine_never_idle_while_waiting",
+    "check_non_clairvoyant",
+    "to_record",
+]
 
 Instance = tuple[Cluster, list[Job]]
 Run = Callable[[Any], RunRecord]
@@ -179,23 +185,47 @@ def _once(check: Callable[[RunRecord], None]) -> Callable[[Run, Instance], None]
     return verify
 
 
-def _non_clairvoyant(run: Run, instance: Instance) -> None:
+def check_non_clairvoyant(
+    run: Callable[[Cluster, list[Job]], RunRecord], cluster: Cluster, jobs: list[Job]
+) -> None:
     """Runs differing only in one job's actual runtime agree until a difference can be seen.
 
     For each job in turn, its runtime is replaced by each of 0, its requested
     time and more than twice that; the two runs must log the same events
     before the first moment that job's end could differ (its start plus the
     smallest of the two runtimes and its requested time).
+
+    Parameters
+    ----------
+    run
+        `run(cluster, jobs)`: a fresh run of the scheduler, as a record.
+    cluster, jobs
+        The input.
+
+    Raises
+    ------
+    AssertionError
+        Naming the job, the two runtimes and the first entry of the logs that differs.
+
+    Notes
+    -----
+    Complexity: up to $3n + 1$ runs for $n$ jobs.
+
+    Examples
+    --------
+    >>> from schedlib.backfill import schedule
+    >>> def easy(cluster, jobs):
+    ...     return schedule(jobs, cluster, policy="easy")
+    >>> check_non_clairvoyant(easy, Cluster(2), [Job(1, 0, 2, 10, 4), Job(2, 1, 1, 5, 5)])
     """
-    cluster, jobs = instance[0], instance[1]
-    a = run((cluster, jobs))
+    a = run(cluster, jobs)
     start_a = {o.job: o.start for o in a.outcomes}
     for k, job in enumerate(jobs):
         for other in (0, job.requested_time, 2 * job.requested_time + 1):
             if other == job.runtime:
                 continue
             changed = [*jobs[:k], attrs.evolve(job, runtime=other), *jobs[k + 1 :]]
-            b = run((cluster, changed))
+            b = run(cluster, changed)
             start = start_a.get(job.id)
             horizon = (
                 float("inf")
@@ -215,6 +245,11 @@ def _non_clairvoyant(run: Run, instance: Instance) -> None:
                 f"know: with job {job.id}'s runtime {job.runtime} changed to {other} (its end "
                 f"cannot differ before t={horizon}), the run differs at {x!r} versus {y!r}"
             )
+
+
+def _non_clairvoyant(run: Run, instance: Instance) -> None:
+    cluster, jobs = instance[0], instance[1]
+    check_non_clairvoyant(lambda c, j: run((c, j)), cluster, list(jobs))
 
 
 def _easy_head(record: RunRecord) -> None:
@@ -319,7 +354,31 @@ def _default_form(scheduler: Any) -> str:
     return "schedule" if len(positional) >= 2 else "decide"
 
 
-def _to_record(result: Any, jobs: list[Job], cluster: Cluster, name: str) -> RunRecord:
+def to_record(result: Any, jobs: list[Job], cluster: Cluster, name: str = "scheduler") -> RunRecord:
+    """The record of what a `(jobs, cluster)` scheduler returned, as the suite builds it.
+
+    Parameters
+    ----------
+    result
+        A [`RunRecord`][schedlib.model.RunRecord] (returned as it is), or a
+        tuple `(starts, ends[, places[, killed]])` of mappings job id -> time,
+        job id -> processor ids, and the ids of the jobs killed at their limit.
+    jobs, cluster
+        The input the scheduler was given.
+    name
+        The scheduler's name (the record's `algorithm`).
+
+    Raises
+    ------
+    TypeError
+        For any other result, naming what it is.
+
+    Examples
+    --------
+    >>> jobs = [Job(1, 0, 1, 10, 10)]
+    >>> to_record(({1: 0}, {1: 10}), jobs, Cluster(1)).outcomes[0].end
+    10
+    """
     if isinstance(result, RunRecord):
         return result
     if not isinstance(result, tuple) or not 2 <= len(result) <= 4:
@@ -343,7 +402,7 @@ def _runner(form: str, scheduler: Any, options: Mapping[str, Any]) -> Run:
     def run(instance: Any) -> RunRecord:
         cluster, jobs = instance[0], instance[1]
         if form == "schedule":
-            return _to_record(scheduler(list(jobs), cluster), list(jobs), cluster, name)
+            return to_record(scheduler(list(jobs), cluster), list(jobs), cluster, name)
         policy = "conservative" if form == "plan" else "easy"
         return schedule(jobs, cluster, policy=policy, decide=scheduler, log_reservations=True)
 
@@ -401,6 +460,8 @@ def _behind_a_stream(instances: Any) -> Any:
 def _reproduce(
     instance: Any, form: str, name: str, check: Check, options: Mapping[str, Any]
 ) -> str:
+    """Source that rebuilds the input, runs the scheduler as the suite did (`run`) and
+    re-runs the failed check, for every form and every check."""
     cluster, jobs = instance
     lines = [
         "from schedlib.model import Cluster, Job",
@@ -408,20 +469,44 @@ def _reproduce(
         "jobs = [",
         *(f"    {job!r}," for job in jobs),
         "]",
+        *_run_source(form, name),
+        "record = run(cluster, jobs)",
+        *_check_source(check),
+        f"# violated: {check.name}: {check.asserts}",
     ]
-    if form == "schedule":
-        lines.append(f"record = {name}(jobs, cluster)  # into a RunRecord, as your scheduler does")
-    else:
-        policy = "conservative" if form == "plan" else "easy"
-        lines += [
-            "from schedlib.backfill import schedule",
-            f'record = schedule(jobs, cluster, policy="{policy}", decide={name}, '
-            "log_reservations=True)",
-        ]
-    if check.snippet:
-        lines.append(check.snippet)
-    lines.append(f"# violated: {check.name}: {check.asserts}")
     return "\n".join(lines)
+
+
+def _run_source(form: str, name: str) -> list[str]:
+    """`def run(cluster, jobs)`: a fresh run of the scheduler `name`, as a record."""
+    if form == "schedule":
+        return [
+            "from schedlib.testing.conformance.backfill import to_record",
+            "def run(cluster, jobs):",
+            f"    return to_record({name}(list(jobs), cluster), list(jobs), cluster)",
+        ]
+    policy = "conservative" if form == "plan" else "easy"
+    return [
+        "from schedlib.backfill import schedule",
+        "def run(cluster, jobs):",
+        f'    return schedule(jobs, cluster, policy="{policy}", decide={name}, '
+        "log_reservations=True)",
+    ]
+
+
+def _check_source(check: Check) -> list[str]:
+    """The lines re-running `check` on `record` (and on fresh runs, for the checks of two)."""
+    if check.name == "determinism":
+        return [
+            "again = run(cluster, jobs)",
+            'assert again.events == record.events, "two runs on the same input differ"',
+        ]
+    if check.name == "non-clairvoyant":
+        return [
+            "from schedlib.testing.conformance.backfill import check_non_clairvoyant",
+            "check_non_clairvoyant(run, cluster, jobs)",
+        ]
+    return check.snippet.splitlines()
 
 
 BACKFILL = register(
