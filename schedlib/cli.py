@@ -380,46 +380,136 @@ def _executor(args: argparse.Namespace) -> Any:
             with client_type(args.scheduler) as client:
                 yield client.get_executor()
             return
-        with (
-            cluster_type(
-                n_workers=args.dask_local, threads_per_worker=1, dashboard_address=None
-            ) as cluster,
-            client_type(cluster) as client,
-        ):
-            yield client.get_executor()
+        with _quiet_local_cluster(cluster_type, args.dask_local) as cluster:
+            with client_type(cluster) as client:
+                yield client.get_executor()
 
     return dask_executor()
 
 
+def _quiet_local_cluster(cluster_type: Any, workers: int) -> Any:
+    """A dask LocalCluster whose workers leave Ctrl-C to this command and print nothing (their
+    standard error is /dev/null, the cluster's logs say only critical faults): an
+    interrupted sweep then ends with one line, not the cluster's warnings and tracebacks
+    about the tasks it cancels and the workers it stops. A run that fails still reaches the
+    command as its exception (`RunFailedError`, one line)."""
+    import logging
+    import os
+
+    from schedlib.execution.parallel import ctrl_c_deferred
+
+    saved = os.dup(2)
+    quiet = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(quiet, 2)  # the worker processes inherit it: their teardown prints nothing
+        with ctrl_c_deferred():  # ... and they start with Ctrl-C blocked, and keep it so
+            return cluster_type(
+                n_workers=workers,
+                threads_per_worker=1,
+                dashboard_address=None,
+                silence_logs=logging.CRITICAL,
+            )
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(quiet)
+
+
 def _cmd_sweep(args: argparse.Namespace) -> int:
     from schedlib.execution.config import read_sweep_config
-    from schedlib.execution.sweep import sweep
-    from schedlib.experiments.catalog import experiment, validate_parameters
+    from schedlib.execution.sweep import configurations, sweep
+    from schedlib.experiments.catalog import experiment
 
     config = read_sweep_config(args.config)
     run = experiment(config.experiment)
-    for point in ({**config.fixed, **{k: v[0] for k, v in config.grid.items()}},):
-        validate_parameters(config.experiment, point)
+    todo = configurations(config.grid, seeds=config.seeds, fixed=config.fixed)
+    _check_sweep(config, todo, args.config)
     output = args.output or config.output
-    total = len(config.seeds)
-    for values in config.grid.values():
-        total *= len(values)
+    done = _sweep_output(output, todo, resume=args.resume)
     where = output or "no output file"
-    print(f"{PROG}: sweep of {config.experiment}: {total} runs -> {where}", file=sys.stderr)
-    with _executor(args) as executor:
-        rows = sweep(
-            config.grid,
-            run,
-            seeds=config.seeds,
-            fixed=config.fixed,
-            executor=executor,
-            workers=args.workers,
-            output=output,
-            resume=args.resume,
-            progress=True,
-        )
+    left = f"{len(todo) - done} to run, {done} already in {output}" if done else "all to run"
+    print(
+        f"{PROG}: sweep of {config.experiment}: {len(todo)} runs ({left}) -> {where}",
+        file=sys.stderr,
+    )
+    try:
+        with _executor(args) as executor:
+            rows = sweep(
+                config.grid,
+                run,
+                seeds=config.seeds,
+                fixed=config.fixed,
+                executor=executor,
+                workers=args.workers,
+                output=output,
+                resume=args.resume,
+                progress=True,
+            )
+    except KeyboardInterrupt:
+        if output is None:
+            print(f"{PROG}: interrupted (no output file: nothing was kept)", file=sys.stderr)
+        else:
+            kept = _sweep_output(output, todo, resume=True, quiet=True)
+            print(
+                f"{PROG}: interrupted: {kept} of {len(todo)} runs are in {output}; run the same "
+                "command with --resume to continue",
+                file=sys.stderr,
+            )
+        return 130
     print(render(rows, args.format))
     return 0
+
+
+def _check_sweep(config: Any, todo: list[dict[str, Any]], source: str) -> None:
+    """Every configuration of the sweep is accepted by its experiment, before any run: each
+    value of each grid key first (to name it), then every combination."""
+    from schedlib.errors import InvalidValueError
+    from schedlib.experiments.catalog import validate_parameters
+
+    first = {k: values[0] for k, values in config.grid.items()}
+    for key, values in config.grid.items():
+        for value in values:
+            try:
+                validate_parameters(config.experiment, {**config.fixed, **first, key: value})
+            except InvalidValueError as error:
+                raise SchedlibError(f"{source}: grid.{key} = {value!r}: {error.reason}") from None
+    seen: set[str] = set()
+    for configuration in todo:
+        point = {k: v for k, v in configuration.items() if k != "seed"}
+        key = repr(sorted(point.items()))
+        if key not in seen:
+            seen.add(key)
+            validate_parameters(config.experiment, point)
+
+
+def _sweep_output(
+    output: str | None, todo: list[dict[str, Any]], *, resume: bool, quiet: bool = False
+) -> int:
+    """Check the output file before any run; how many of the sweep's runs it holds already.
+
+    Refuses, in the command line's words, a file that exists without `--resume`, `--resume`
+    without a file, and a file in a folder that does not exist.
+    """
+    from schedlib.execution.sweep import already_done, read_sweep
+    from schedlib.results.export import check_output_path
+
+    if output is None:
+        if resume:
+            raise SchedlibError("--resume needs an output file: give --output FILE.jsonl")
+        return 0
+    path = check_output_path(output, (".jsonl", ".json"), option="--output")
+    exists = path.exists() and path.stat().st_size > 0
+    if exists and not resume:
+        raise SchedlibError(
+            f"{output} exists already: run the same command with --resume to continue that "
+            "sweep, or remove the file to start again"
+        )
+    if not exists:
+        return 0
+    done = len(already_done(read_sweep(path), todo))
+    if not quiet and resume:
+        print(f"{PROG}: resuming: {done} of {len(todo)} runs are in {output}", file=sys.stderr)
+    return done
 
 
 def _reproduction(name: str) -> ModuleType | None:
