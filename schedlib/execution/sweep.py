@@ -39,7 +39,7 @@ from schedlib.errors import InvalidValueError, WorkloadFormatError
 from schedlib.execution.parallel import run_all
 from schedlib.execution.progress import ProgressBar
 
-__all__ = ["SweepFile", "configurations", "already_done", "read_sweep", "sweep"]
+__all__ = ["SweepFile", "already_done", "configurations", "read_sweep", "sweep"]
 
 Row = dict[str, Any]
 Result = Mapping[str, Any] | Sequence[Mapping[str, Any]]
