@@ -380,9 +380,11 @@ def _executor(args: argparse.Namespace) -> Any:
             with client_type(args.scheduler) as client:
                 yield client.get_executor()
             return
-        with _quiet_local_cluster(cluster_type, args.dask_local) as cluster:
-            with client_type(cluster) as client:
-                yield client.get_executor()
+        with (
+            _quiet_local_cluster(cluster_type, args.dask_local) as cluster,
+            client_type(cluster) as client,
+        ):
+            yield client.get_executor()
 
     return dask_executor()
 
