@@ -269,12 +269,8 @@ def _cmd_plot(args: argparse.Namespace) -> int:
             results = read_sweep(source)
         except UnicodeDecodeError:
             raise SchedlibError(f"{source}: not a text file (not UTF-8)") from None
-        parameters: list[str] = []
-        for config, _ in results.results.values():
-            parameters += [k for k in config if k not in parameters]
         figure = plot_sweep(
-            results.rows(),
-            parameters,
+            list(results.results.values()),
             x=args.x,
             metrics=args.metric or (),
             units=SUMMARY_UNITS,
@@ -643,9 +639,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         description="Plot a run's per-job records (CSV in Batsim's layout, or schedlib's JSON): "
         "a Gantt chart per processor, utilisation and queue length over time, and the CDF of "
         "the wait times. Or plot a sweep's output (JSON lines from schedlib sweep): a metric "
-        "against a parameter, one line per combination of the other parameters, error bars of "
-        "one standard deviation over the seeds. Needs the 'plot' extra (matplotlib). Prints the "
-        "path of the figure written.",
+        "against a swept parameter, one line per combination of the other swept parameters and "
+        "of the rows' labels (e.g. a reproduction's scheduler and scenario), error bars of one "
+        "standard deviation over the seeds only. Needs the 'plot' extra (matplotlib). Prints "
+        "the path of the figure written.",
     )
     plot.add_argument("file", metavar="FILE", help="a run's .csv/.json, or a sweep's .jsonl")
     plot.add_argument(
@@ -664,7 +661,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     plot.add_argument(
         "--x",
         metavar="PARAMETER",
-        help="sweep: the parameter on the horizontal axis (default: the first numeric one swept)",
+        help="sweep: the swept parameter on the horizontal axis (default: the first swept one "
+        "whose values are numbers, else the first swept one; a sweep of seeds only is refused)",
     )
     plot.add_argument(
         "--metric",

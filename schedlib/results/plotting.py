@@ -5,9 +5,10 @@
   the wait times.
 - [`plot_runs`][schedlib.results.plotting.plot_runs]: several runs of one
   workload (e.g. `schedlib compare`'s policies) on shared axes.
-- [`plot_sweep`][schedlib.results.plotting.plot_sweep]: a sweep's rows — a
-  metric against a parameter, one line per combination of the other swept
-  parameters, error bars of one standard deviation over the seeds.
+- [`plot_sweep`][schedlib.results.plotting.plot_sweep]: a sweep's runs — a
+  metric against a swept parameter, one line per combination of the other
+  swept parameters and of the rows' labels, error bars of one standard
+  deviation over the seeds only.
 
 Every figure has a title, axis labels with units, and legends. matplotlib is
 imported only through [`pyplot`][schedlib.results.plotting.pyplot], which
@@ -52,6 +53,7 @@ __all__ = [
     "plot_sweep",
     "pyplot",
     "save_figure",
+    "sweep_series",
     "swept_parameters",
 ]
 
@@ -328,30 +330,105 @@ def swept_parameters(configurations: Sequence[Mapping[str, Any]]) -> list[str]:
     ]
 
 
+def _sort_key(value: Any) -> tuple[bool, Any]:
+    return (not _is_number(value), value if _is_number(value) else str(value))
+
+
+def row_labels(
+    results: Sequence[tuple[Mapping[str, Any], Sequence[Mapping[str, Any]]]],
+) -> list[str]:
+    """The result fields that say which row of a run a row is, not what it measured.
+
+    Every field that is not a number (a reproduction's `scheduler`, `policy`...), then, while
+    the rows of some run are still not told apart, each numeric field that takes the same
+    values in every run and tells more of them apart (a `scenario` index).
+
+    Examples
+    --------
+    >>> rows = [{"scenario": c, "scheduler": k, "minutes": 60 + c} for c in (0, 1) for k in "ab"]
+    >>> row_labels([({"seed": 0}, rows), ({"seed": 1}, rows)])
+    ['scheduler', 'scenario']
+    """
+    runs = [rows for _, rows in results]
+    fields = list(dict.fromkeys(k for rows in runs for row in rows for k in row))
+    labels = [
+        k for k in fields if any(not _is_number(r.get(k)) for rows in runs for r in rows if k in r)
+    ]
+
+    def clashes(keys: Sequence[str]) -> int:
+        return sum(len(rows) - len({tuple(r.get(k) for k in keys) for r in rows}) for rows in runs)
+
+    for key in fields:
+        if key in labels or not clashes(labels):
+            continue
+        sets = {tuple(sorted((r.get(key) for r in rows), key=_sort_key)) for rows in runs}
+        if len(sets) == 1 and clashes([*labels, key]) < clashes(labels):
+            labels.append(key)
+    return labels
+
+
+def sweep_series(
+    results: Sequence[tuple[Mapping[str, Any], Sequence[Mapping[str, Any]]]], x: str
+) -> dict[tuple[tuple[str, Any], ...], dict[Any, list[Mapping[str, Any]]]]:
+    """A sweep's result rows by series, then by the value of `x`: what one line plots.
+
+    A series is one combination of the swept grid keys other than `x` and the seed (read
+    from each run's configuration, never from its results) and of the rows' labels
+    ([`row_labels`][schedlib.results.plotting.row_labels]); rows of one run with the same
+    labels are told apart by position. So the rows of one series at one value of `x` differ
+    by seed only.
+
+    Examples
+    --------
+    >>> results = [({"n": n, "seed": s}, [{"policy": p, "wait": n + s} for p in ("a", "b")])
+    ...            for n in (1, 2) for s in (0, 1)]
+    >>> series = sweep_series(results, "n")
+    >>> list(series)
+    [(('policy', 'a'),), (('policy', 'b'),)]
+    >>> [row["wait"] for row in series[(("policy", "a"),)][2]]
+    [2, 3]
+    """
+    configurations = [config for config, _ in results]
+    others = [p for p in swept_parameters(configurations) if p != x]
+    labels = row_labels(results)
+    grouped: dict[tuple[tuple[str, Any], ...], dict[Any, list[Mapping[str, Any]]]] = {}
+    for config, rows in results:
+        seen: dict[tuple[Any, ...], int] = {}
+        for row in rows:
+            own = tuple((k, row.get(k)) for k in labels if k in row)
+            repeat = seen[own] = seen.get(own, -1) + 1
+            key = tuple((p, config.get(p)) for p in others) + own
+            if repeat:
+                key += (("row", repeat),)
+            grouped.setdefault(key, {}).setdefault(config.get(x), []).append(row)
+    return grouped
+
+
 def plot_sweep(
-    rows: Sequence[Mapping[str, Any]],
-    parameters: Sequence[str],
+    results: Sequence[tuple[Mapping[str, Any], Sequence[Mapping[str, Any]]]],
     *,
     x: str | None = None,
     metrics: Sequence[str] = (),
     units: Mapping[str, str] | None = None,
     title: str = "sweep",
 ) -> Any:
-    """A sweep's metrics against one parameter, with error bars over the seeds.
+    """A sweep's metrics against one swept parameter: one line per series, spread over seeds.
 
     Parameters
     ----------
-    rows
-        The sweep's rows (configuration fields and metrics together, as
-        [`SweepFile.rows`][schedlib.execution.sweep.SweepFile.rows] gives them).
-    parameters
-        The configuration's field names (the rest of a row are results).
+    results
+        `(configuration, rows)` for each run of the sweep, as
+        [`read_sweep`][schedlib.execution.sweep.read_sweep] gives them
+        (`read_sweep(path).results.values()`). Configurations and results are
+        kept apart: a result field never stands for a parameter.
     x
-        The parameter on the horizontal axis; default: the first swept
-        parameter whose values are all numbers, else the first swept one.
+        The parameter on the horizontal axis, one of the swept grid keys (not
+        the seed); default: the first swept one whose values are all numbers,
+        else the first swept one.
     metrics
-        Results to plot, one axes each; default: `mean_wait` if the rows
-        have it, else the first numeric result.
+        Result fields to plot, one axes each; default: `mean_wait` if the rows
+        have it, else their first numeric field that is not a label, is not
+        named like a parameter, and varies.
     units
         Unit of each metric, for the axis labels (e.g. `{"mean_wait": "s"}`).
     title
@@ -360,73 +437,124 @@ def plot_sweep(
     Returns
     -------
     matplotlib.figure.Figure
-        One axes per metric: the mean over the seeds at each value of `x`,
-        one line per combination of the other swept parameters, error bars
-        of one standard deviation (none with a single seed).
+        One axes per metric. Each line is one series
+        ([`sweep_series`][schedlib.results.plotting.sweep_series]: a
+        combination of the other swept parameters and of the rows' labels);
+        each point is the mean over the seeds, with an error bar of one
+        standard deviation over the seeds (none with one seed).
 
     Raises
     ------
     InvalidValueError
-        If nothing is swept, `x` or a metric is unknown, or a metric is not numeric.
+        If only the seed varies (nothing to put on the horizontal axis), `x`
+        is not a swept parameter, a metric is not a numeric result, or the
+        rows have no numeric result.
 
     Examples
     --------
-    >>> rows = [{"n": n, "seed": s, "wait": n * 10 + s} for n in (1, 2) for s in (0, 2)]
-    >>> figure = plot_sweep(rows, ["n", "seed"], metrics=["wait"], units={"wait": "s"})
+    >>> results = [({"n": n, "seed": s}, [{"wait": n * 10 + s}]) for n in (1, 2) for s in (0, 2)]
+    >>> figure = plot_sweep(results, metrics=["wait"], units={"wait": "s"})
     >>> ax = figure.axes[0]
     >>> ax.get_xlabel(), ax.get_ylabel(), list(ax.get_lines()[0].get_ydata())
     ('n', 'wait (s)', [11.0, 21.0])
     >>> pyplot().close(figure)
     """
-    if not rows:
-        raise InvalidValueError("sweep", "no rows", "nothing to plot")
-    configs = [{k: row.get(k) for k in parameters} for row in rows]
+    results = list(results)
+    if not results:
+        raise InvalidValueError("sweep", "no runs", "nothing to plot")
+    configs = [config for config, _ in results]
     swept = swept_parameters(configs)
     if not swept:
-        raise InvalidValueError("sweep", "one configuration", "no parameter takes two values")
+        raise InvalidValueError(
+            "swept parameters",
+            [],
+            "only the seed varies across the runs: nothing to put on the horizontal axis; "
+            "sweep a parameter, or plot a run",
+        )
     if x is None:
-        numeric = [p for p in swept if all(_is_number(c[p]) for c in configs)]
+        numeric = [p for p in swept if all(_is_number(c.get(p)) for c in configs)]
         x = (numeric or swept)[0]
-    elif x not in parameters:
-        raise InvalidValueError("x", x, f"not a parameter of the sweep ({', '.join(swept)})")
-    results = [k for k in rows[0] if k not in parameters and _is_number(rows[0][k])]
-    if not metrics:
-        metrics = ["mean_wait"] if "mean_wait" in results else results[:1]
-    for metric in metrics:
-        if metric not in results:
+    elif x not in swept:
+        raise InvalidValueError("x", x, f"not a swept parameter of the sweep ({', '.join(swept)})")
+    rows = [row for _, runs in results for row in runs]
+    labels = row_labels(results)
+    numbers = [
+        k
+        for k in dict.fromkeys(k for row in rows for k in row)
+        if k not in labels and _is_number_field(rows, k)
+    ]
+    if not numbers:
+        raise InvalidValueError("sweep", "no numeric result", "nothing to plot")
+    if not metrics:  # a measure that varies, not an echo of a parameter
+        keys = {k for c in configs for k in c}
+        varying = [k for k in numbers if k not in keys and len({repr(r.get(k)) for r in rows}) > 1]
+        if not varying:
             raise InvalidValueError(
-                "metric",
-                metric,
-                f"not a numeric result of the sweep ({', '.join(results[:12])} ...)",
+                "metric", None, "no numeric result varies across the sweep: name the one to plot"
             )
-    others = [p for p in swept if p != x]
-    xs = sorted(
-        {row[x] for row in rows}, key=lambda v: (not _is_number(v), v if _is_number(v) else str(v))
-    )
+        metrics = ["mean_wait"] if "mean_wait" in varying else varying[:1]
+    for metric in metrics:
+        if metric not in numbers:
+            raise InvalidValueError(
+                "metric", metric, f"not a numeric result of the sweep ({', '.join(numbers[:12])})"
+            )
+    xs = sorted({c.get(x) for c in configs}, key=_sort_key)
+    numeric_x = all(_is_number(v) for v in xs)
     position = {repr(v): i for i, v in enumerate(xs)}
+    seeds = len({c.get("seed") for c in configs})
+    series = sweep_series(results, x)
     plt = pyplot()
-    figure, axes = plt.subplots(len(metrics), 1, figsize=(8, 4 * len(metrics)), squeeze=False)
+    wide = len(series) > 6
+    figure, axes = plt.subplots(
+        len(metrics), 1, figsize=(9 if wide else 8, 4.2 * len(metrics)), squeeze=False
+    )
+    spread = f"mean ± one standard deviation over {seeds} seeds" if seeds > 1 else "one seed"
+    styles = ("-", "--", ":", "-.")
     for ax, metric in zip(axes[:, 0], metrics, strict=True):
-        groups: dict[tuple[Any, ...], dict[int, list[float]]] = {}
-        for row in rows:
-            key = tuple(row.get(p) for p in others)
-            value = row[metric]
-            if _is_number(value) and not math.isnan(value):
-                groups.setdefault(key, {}).setdefault(position[repr(row[x])], []).append(value)
-        for key, points in groups.items():
-            at = sorted(points)
-            means = [statistics.fmean(points[i]) for i in at]
-            errors = [statistics.stdev(points[i]) if len(points[i]) > 1 else 0.0 for i in at]
-            label = ", ".join(f"{p}={v}" for p, v in zip(others, key, strict=True)) or metric
-            xvalues = [xs[i] for i in at] if all(_is_number(v) for v in xs) else at
-            ax.errorbar(xvalues, means, yerr=errors, marker="o", capsize=3, label=label)
+        for n, (key, by_x) in enumerate(series.items()):
+            at = sorted(by_x, key=_sort_key)
+            points = [
+                [
+                    r[metric]
+                    for r in by_x[v]
+                    if _is_number(r.get(metric)) and not math.isnan(r[metric])
+                ]
+                for v in at
+            ]
+            kept = [(v, p) for v, p in zip(at, points, strict=True) if p]
+            if not kept:
+                continue
+            means = [statistics.fmean(p) for _, p in kept]
+            errors = [statistics.stdev(p) if len(p) > 1 else 0.0 for _, p in kept]
+            where = [v if numeric_x else position[repr(v)] for v, _ in kept]
+            label = ", ".join(f"{k}={v}" for k, v in key) or metric
+            ax.errorbar(
+                where,
+                means,
+                yerr=errors,
+                marker="os^D"[n // 10 % 4],
+                linestyle=styles[n // 10 % 4],  # ten colours, then another style
+                capsize=3,
+                label=label,
+            )
         unit = (units or {}).get(metric)
         ax.set_xlabel(x)
         ax.set_ylabel(f"{metric} ({unit})" if unit else metric)
-        ax.set_title(f"{metric} against {x} (mean ± one standard deviation over the seeds)")
-        if not all(_is_number(v) for v in xs):
+        ax.set_title(f"{metric} against {x} ({spread})")
+        if not numeric_x:
             ax.set_xticks(range(len(xs)), [str(v) for v in xs])
-        ax.legend(loc="best", fontsize="small")
+        elif len(xs) <= 12:
+            ax.set_xticks(xs, [f"{v:g}" for v in xs])  # the values swept, no fractional ticks
+        if wide:
+            ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small")
+        else:
+            ax.legend(loc="best", fontsize="small")
     figure.suptitle(title)
     figure.tight_layout()
     return figure
+
+
+def _is_number_field(rows: Sequence[Mapping[str, Any]], key: str) -> bool:
+    """Whether `key` is a numeric result: a number in every row that has it (NaN allowed)."""
+    values = [row[key] for row in rows if key in row and row[key] is not None]
+    return bool(values) and all(_is_number(v) for v in values)

@@ -11,6 +11,7 @@ from hypothesis import given
 
 from schedlib.backfill import schedule
 from schedlib.cli import main
+from schedlib.errors import InvalidValueError
 from schedlib.model import Cluster, Job
 from schedlib.place import ProcessorSet
 from schedlib.results.export import write_record
@@ -94,14 +95,15 @@ def _sweep_file(path: Path) -> Path:
 
 
 def test_a_sweep_gives_one_line_per_policy_with_error_bars_over_seeds() -> None:
-    rows = [
-        {"policy": p, "processors": n, "seed": s, "mean_wait": w + 10 * s}
+    results = [
+        ({"policy": p, "processors": n, "seed": s}, [{"mean_wait": w + 10 * s}])
         for p, n, w in (("fcfs", 64, 2000), ("fcfs", 128, 1000), ("easy", 64, 800))
         for s in (0, 1, 2)
     ]
-    figure = plot_sweep(rows, ["policy", "processors", "seed"], units={"mean_wait": "s"})
+    figure = plot_sweep(results, units={"mean_wait": "s"})
     ax = figure.axes[0]
     assert (ax.get_xlabel(), ax.get_ylabel()) == ("processors", "mean_wait (s)")
+    assert "over 3 seeds" in ax.get_title()
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["policy=fcfs", "policy=easy"]
     fcfs, easy = ax.containers  # one errorbar container per line
     assert list(fcfs.lines[0].get_xdata()) == [64, 128]
@@ -110,6 +112,46 @@ def test_a_sweep_gives_one_line_per_policy_with_error_bars_over_seeds() -> None:
     caps = fcfs.lines[2][0].get_segments()  # the error bars: +- one standard deviation (10)
     assert [round(seg[1][1] - seg[0][1], 6) for seg in caps] == [20, 20]
     pyplot().close(figure)
+
+
+def test_rows_of_one_run_are_separate_series_and_never_shadow_the_grid() -> None:
+    """A reproduction returns several rows per run (a scheduler x scenario each), and a row
+    may carry a field named like a grid key (here `runs`): one line per (other grid keys,
+    labels), the spread over seeds only, and the grid's `runs` read from the configuration."""
+    results = [
+        (
+            {"runs": runs, "queue_length": q, "seed": s},
+            [
+                {"scheduler": k, "scenario": c, "runs": 99, "minutes": base + q + 10 * c + s}
+                for k, base in (("pgs", 100), ("fcfs", 200))
+                for c in (0, 1)
+            ],
+        )
+        for runs in (1, 2)
+        for q in (1, 2, 3)
+        for s in (0, 1)
+    ]
+    figure = plot_sweep(results, x="queue_length", metrics=["minutes"])
+    ax = figure.axes[0]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert len(labels) == 2 * 2 * 2 and "runs=1, scheduler=pgs, scenario=0" in labels
+    for line in ax.containers:
+        caps = line.lines[2][0].get_segments()
+        assert all(round(seg[1][1] - seg[0][1], 6) == round(2 * 0.5**0.5, 6) for seg in caps)
+    pyplot().close(figure)
+    with pytest.raises(InvalidValueError, match="x = 'seed': not a swept parameter"):
+        plot_sweep(results, x="seed")
+    with pytest.raises(InvalidValueError, match="metric = 'scheduler': not a numeric result"):
+        plot_sweep(results, metrics=["scheduler"])
+    default = plot_sweep(results)  # the first numeric swept parameter, the first measure
+    assert (default.axes[0].get_xlabel(), default.axes[0].get_ylabel()) == ("runs", "minutes")
+    pyplot().close(default)
+
+
+def test_a_sweep_of_seeds_only_is_refused_with_a_reason() -> None:
+    results = [({"policy": "easy", "seed": s}, [{"mean_wait": 10 + s}]) for s in range(3)]
+    with pytest.raises(InvalidValueError, match=r"only the seed varies.*nothing to put on"):
+        plot_sweep(results)
 
 
 def test_plot_command_on_a_run_csv_and_json(
@@ -135,7 +177,7 @@ def test_plot_command_on_a_sweep(tmp_path: Path, capsys: pytest.CaptureFixture[s
     )
     assert code == 0 and Path(out.strip()).is_file()
     code, _, err = run(capsys, "plot", str(path), "--x", "colour")
-    assert code == 2 and "x = 'colour': not a parameter of the sweep" in err
+    assert code == 2 and "x = 'colour': not a swept parameter of the sweep" in err
     code, _, err = run(capsys, "plot", str(path), "--metric", "policy")
     assert code == 2 and "metric = 'policy'" in err
 
