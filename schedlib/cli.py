@@ -192,7 +192,7 @@ def _run_streamed(args: argparse.Namespace) -> int:
     from schedlib.backfill import schedule_iter
     from schedlib.experiments.backfilling import summary_fields
     from schedlib.results.atomic import atomic_write
-    from schedlib.results.export import check_output_path, write_outcomes_csv
+    from schedlib.results.export import check_output_path, run_metadata, write_outcomes_csv
     from schedlib.results.metrics import summarize_outcomes
     from schedlib.workloads import CleaningPolicy, stream_workload
     from schedlib.workloads.cleaning import CLEANINGS
@@ -225,7 +225,12 @@ def _run_streamed(args: argparse.Namespace) -> int:
             mixed=trace.records,
             conventions=args.conventions,
         )
-        written = write_outcomes_csv(outcomes, target, workload_name=trace.name)
+        written = write_outcomes_csv(
+            outcomes,
+            target,
+            workload_name=trace.name,
+            metadata=run_metadata(trace.cluster.processors, args.policy),
+        )
         summary = summarize_outcomes(
             written, algorithm=args.policy, capacity=trace.cluster.processors
         )
@@ -293,7 +298,7 @@ def _cmd_plot(args: argparse.Namespace) -> int:
                 "processors (the highest processor used); give --processors N",
                 file=sys.stderr,
             )
-        figure = plot_schedule(schedule, capacity=capacity)
+        figure = plot_schedule(schedule, capacity=capacity, log_wait=args.log_wait)
     print(save_figure(figure, target))
     return 0
 
@@ -595,8 +600,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "--processors",
         type=_positive_int,
         metavar="N",
-        help="machine size; needed for a CSV (default: the SWF header's MaxProcs, the JSON's "
-        "capacity)",
+        help="machine size (default: the SWF header's MaxProcs, what schedlib's JSON or CSV "
+        "says; needed for another scheduler's CSV)",
     )
     check.add_argument(
         "--policy",
@@ -637,8 +642,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "plot",
         help="plot a run (Gantt, utilisation, queue, wait CDF) or a sweep's metrics",
         description="Plot a run's per-job records (CSV in Batsim's layout, or schedlib's JSON): "
-        "a Gantt chart per processor, utilisation and queue length over time, and the CDF of "
-        "the wait times. Or plot a sweep's output (JSON lines from schedlib sweep): a metric "
+        "a Gantt chart per processor, utilisation and queue length over one time axis (from the "
+        "first submission, in s, min, h or d), and the CDF of the wait times; titled with the "
+        "policy and workload when the file says them. Or plot a sweep's output (JSON lines "
+        "from schedlib sweep): a metric "
         "against a swept parameter, one line per combination of the other swept parameters and "
         "of the rows' labels (e.g. a reproduction's scheduler and scenario), error bars of one "
         "standard deviation over the seeds only. Needs the 'plot' extra (matplotlib). Prints "
@@ -655,8 +662,13 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "--processors",
         type=_positive_int,
         metavar="N",
-        help="machine size of a run (default: the JSON's capacity, else the highest processor "
-        "used, with a warning)",
+        help="machine size of a run (default: what schedlib's JSON or CSV says, else the "
+        "highest processor used, with a warning)",
+    )
+    plot.add_argument(
+        "--log-wait",
+        action="store_true",
+        help="run: draw the wait-time CDF on a logarithmic axis (linear below one unit)",
     )
     plot.add_argument(
         "--x",

@@ -46,7 +46,9 @@ from schedlib.results.schedules import Schedule
 __all__ = [
     "FIGURE_SUFFIXES",
     "GANTT_LIMIT",
+    "TimeAxis",
     "check_figure_path",
+    "describe_run",
     "load_steps",
     "plot_runs",
     "plot_schedule",
@@ -163,11 +165,63 @@ def load_steps(schedule: Schedule) -> tuple[list[float], list[int], list[int]]:
     return times, busy, queued
 
 
+_UNITS = ((600, 1, "s"), (10 * 3600, 60, "min"), (10 * 86400, 3600, "h"), (math.inf, 86400, "d"))
+"""(span below which, seconds per unit, unit): how time axes are scaled."""
+
+
+class TimeAxis:
+    """How a figure shows time: from an origin (the first submission), in one unit.
+
+    Attributes
+    ----------
+    origin
+        The time (s, as in the file) shown as 0.
+    scale
+        Seconds per unit.
+    unit
+        `s`, `min`, `h` or `d`, chosen by the span: seconds under 10 minutes,
+        minutes under 10 hours, hours under 10 days, else days.
+
+    Examples
+    --------
+    >>> axis = TimeAxis.of([100, 100 + 7200, 100 + 36000])
+    >>> axis.unit, axis.at(100 + 7200), axis.label()
+    ('h', 2.0, 'time since the first submission, t=100 s (h)')
+    """
+
+    def __init__(self, origin: float, scale: float, unit: str) -> None:
+        self.origin, self.scale, self.unit = origin, scale, unit
+
+    @classmethod
+    def of(cls, times: Sequence[float], origin: float | None = None) -> TimeAxis:
+        """The axis for these times (`origin`: their first, unless given)."""
+        start = min(times, default=0) if origin is None else origin
+        span = max(times, default=0) - start
+        scale, unit = next((f, u) for below, f, u in _UNITS if span < below)
+        return cls(start, scale, unit)
+
+    def at(self, time: float) -> float:
+        """A time of the file, on this axis."""
+        return (time - self.origin) / self.scale
+
+    def label(self, what: str = "time since the first submission") -> str:
+        """The axis label, naming the origin and the unit."""
+        where = f", t={self.origin:g} s" if self.origin else ""
+        return f"{what}{where} ({self.unit})"
+
+
+def _axis(schedules: Sequence[Schedule]) -> TimeAxis:
+    submits = [j.submit for s in schedules for j in s.jobs]
+    ends = [j.end for s in schedules for j in s.jobs if j.end is not None]
+    origin = min(submits, default=0)
+    return TimeAxis.of([origin, *ends, *submits], origin)
+
+
 def _waits(schedule: Schedule) -> list[float]:
     return sorted(j.start - j.submit for j in schedule.jobs if j.start is not None)
 
 
-def _gantt(ax: Any, schedule: Schedule, capacity: int, limit: int) -> None:
+def _gantt(ax: Any, schedule: Schedule, capacity: int, limit: int, axis: TimeAxis) -> None:
     started = sorted(
         (j for j in schedule.jobs if j.start is not None and j.end is not None and j.allocation),
         key=lambda j: (j.start, j.line),
@@ -177,8 +231,8 @@ def _gantt(ax: Any, schedule: Schedule, capacity: int, limit: int) -> None:
     cmap = pyplot().get_cmap("tab20")
     for k, job in enumerate(shown):
         for lo, hi in job.allocation.ranges if job.allocation else ():
-            lefts.append(job.start)
-            widths.append(job.end - job.start)  # type: ignore[operator]
+            lefts.append(axis.at(job.start))  # type: ignore[arg-type]
+            widths.append((job.end - job.start) / axis.scale)  # type: ignore[operator]
             bottoms.append(lo)
             heights.append(hi - lo)
             colours.append(cmap(k % 20))
@@ -204,45 +258,77 @@ def _gantt(ax: Any, schedule: Schedule, capacity: int, limit: int) -> None:
             va="center",
             transform=ax.transAxes,
         )
-    more = f", the first {limit} to start" if len(started) > limit else ""
+    more = ""
+    if len(started) > limit:
+        until = axis.at(shown[-1].start)  # type: ignore[arg-type]
+        more = f", the first {limit} to start: until {until:.3g} {axis.unit}"
     ax.set_title(f"Gantt chart ({len(started)} jobs{more})")
-    ax.set_xlabel("time (s)")
+    ax.set_xlabel(axis.label())
     ax.set_ylabel("processor")
     ax.set_ylim(0, capacity)
 
 
-def _cdf(ax: Any, waits: Sequence[float], label: str) -> None:
+def _cdf(ax: Any, waits: Sequence[float], label: str, scale: float) -> None:
     if waits:
         ys = [(i + 1) / len(waits) for i in range(len(waits))]
-        ax.step(waits, ys, where="post", label=f"{label} ({len(waits)} jobs)")
+        xs = [w / scale for w in waits]
+        ax.step(xs, ys, where="post", label=f"{label} ({len(waits)} jobs)")
 
 
-def _load(axes: Sequence[Any], schedule: Schedule, capacity: int, label: str) -> None:
+def _load(
+    axes: Sequence[Any], schedule: Schedule, capacity: int, label: str, axis: TimeAxis
+) -> None:
     times, busy, queued = load_steps(schedule)
-    axes[0].step(times, [b / capacity for b in busy], where="post", label=label)
-    axes[1].step(times, queued, where="post", label=label)
+    at = [axis.at(t) for t in times]
+    axes[0].step(at, [b / capacity for b in busy], where="post", label=label)
+    axes[1].step(at, queued, where="post", label=label)
 
 
-def _label_load_and_waits(axes: Sequence[Any]) -> None:
+def _label_load_and_waits(
+    axes: Sequence[Any], axis: TimeAxis, waits_axis: TimeAxis, log_wait: bool
+) -> None:
     utilisation, queue, waits = axes
     utilisation.set_title("Utilisation")
-    utilisation.set_xlabel("time (s)")
+    utilisation.set_xlabel(axis.label())
     utilisation.set_ylabel("processors in use (fraction)")
     utilisation.set_ylim(0, 1.05)
     queue.set_title("Queue length")
-    queue.set_xlabel("time (s)")
+    queue.set_xlabel(axis.label())
     queue.set_ylabel("jobs waiting")
-    waits.set_title("Wait times")
-    waits.set_xlabel("wait (s)")
+    waits.set_title("Wait times" + (" (log scale)" if log_wait else ""))
+    waits.set_xlabel(f"wait ({waits_axis.unit})")
     waits.set_ylabel("fraction of the jobs that started")
     waits.set_ylim(0, 1.05)
+    if log_wait:  # waits of 0 stay on the axis: linear below one unit, logarithmic above
+        waits.set_xscale("symlog", linthresh=1)
+        waits.set_xlim(left=0)
     for ax in axes:
         if ax.get_legend_handles_labels()[0]:
             ax.legend(loc="best", fontsize="small")
 
 
+def describe_run(schedule: Schedule, capacity: int) -> str:
+    """A figure's title for a run: its policy and workload when the file says them.
+
+    Examples
+    --------
+    >>> describe_run(Schedule((), 128, "jobs.csv", "easy", "SDSC-SP2"), 128)
+    'easy on SDSC-SP2, 128 processors'
+    >>> describe_run(Schedule((), None, "jobs.csv"), 64)
+    'jobs.csv, 64 processors'
+    """
+    workload = schedule.workload or schedule.source
+    run = f"{schedule.algorithm} on {workload}" if schedule.algorithm else workload
+    return f"{run}, {capacity} processors"
+
+
 def plot_schedule(
-    schedule: Schedule, *, capacity: int, title: str | None = None, gantt_limit: int = GANTT_LIMIT
+    schedule: Schedule,
+    *,
+    capacity: int,
+    title: str | None = None,
+    gantt_limit: int = GANTT_LIMIT,
+    log_wait: bool = False,
 ) -> Any:
     """One run: Gantt chart per processor, utilisation, queue length, wait-time CDF.
 
@@ -254,14 +340,21 @@ def plot_schedule(
     capacity
         Processors of the machine.
     title
-        The figure's title (default: the schedule's source).
+        The figure's title (default: [`describe_run`][schedlib.results.plotting.describe_run]:
+        policy, workload and machine size, as far as the file says).
     gantt_limit
-        Most jobs drawn in the Gantt chart (the first to start).
+        Most jobs drawn in the Gantt chart (the first to start; its title says
+        until when).
+    log_wait
+        Draw the wait-time axis on a logarithmic scale (linear below one unit,
+        so that waits of 0 stay on it).
 
     Returns
     -------
     matplotlib.figure.Figure
-        Four axes: Gantt, utilisation, queue length, wait CDF.
+        Four axes: Gantt, utilisation, queue length, wait CDF. The first three
+        share one time axis (the same window), from the first submission, in
+        seconds, minutes, hours or days ([`TimeAxis`][schedlib.results.plotting.TimeAxis]).
 
     Notes
     -----
@@ -270,22 +363,30 @@ def plot_schedule(
     plt = pyplot()
     figure, grid = plt.subplots(2, 2, figsize=(13, 8))
     gantt, utilisation, queue, waits = grid.flat
-    _gantt(gantt, schedule, capacity, gantt_limit)
-    _load((utilisation, queue), schedule, capacity, "this run")
-    _cdf(waits, _waits(schedule), "this run")
-    _label_load_and_waits((utilisation, queue, waits))
-    figure.suptitle(title or schedule.source)
+    utilisation.sharex(gantt)
+    queue.sharex(gantt)
+    axis = _axis([schedule])
+    waited = _waits(schedule)
+    waits_axis = TimeAxis.of([0, *waited], 0)
+    _gantt(gantt, schedule, capacity, gantt_limit, axis)
+    _load((utilisation, queue), schedule, capacity, "this run", axis)
+    _cdf(waits, waited, "this run", waits_axis.scale)
+    _label_load_and_waits((utilisation, queue, waits), axis, waits_axis, log_wait)
+    figure.suptitle(title or describe_run(schedule, capacity))
     figure.tight_layout()
     return figure
 
 
-def plot_runs(runs: Mapping[str, Schedule], *, capacity: int, title: str) -> Any:
+def plot_runs(
+    runs: Mapping[str, Schedule], *, capacity: int, title: str, log_wait: bool = False
+) -> Any:
     """Several runs of one workload (one line each): utilisation, queue length, wait CDF.
 
     Returns
     -------
     matplotlib.figure.Figure
-        Three axes, each with one line per run, labelled by the mapping's keys.
+        Three axes, each with one line per run, labelled by the mapping's keys;
+        the first two on one time axis from the first submission.
 
     Examples
     --------
@@ -299,10 +400,13 @@ def plot_runs(runs: Mapping[str, Schedule], *, capacity: int, title: str) -> Any
     """
     plt = pyplot()
     figure, axes = plt.subplots(1, 3, figsize=(15, 4.5))
+    axes[1].sharex(axes[0])
+    axis = _axis(list(runs.values()))
+    waits_axis = TimeAxis.of([0, *(w for s in runs.values() for w in _waits(s))], 0)
     for name, schedule in runs.items():
-        _load(axes[:2], schedule, capacity, name)
-        _cdf(axes[2], _waits(schedule), name)
-    _label_load_and_waits(axes)
+        _load(axes[:2], schedule, capacity, name, axis)
+        _cdf(axes[2], _waits(schedule), name, waits_axis.scale)
+    _label_load_and_waits(axes, axis, waits_axis, log_wait)
     figure.suptitle(title)
     figure.tight_layout()
     return figure

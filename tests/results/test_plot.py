@@ -53,7 +53,7 @@ def test_a_run_has_gantt_load_queue_and_wait_cdf_all_labelled() -> None:
 def test_the_gantt_chart_is_capped_and_says_so() -> None:
     jobs = tuple(ScheduledJob(i, 0, 1, 10, i, i + 1, ProcessorSet("0")) for i in range(30))
     figure = plot_schedule(Schedule(jobs), capacity=1, gantt_limit=10)
-    assert figure.axes[0].get_title() == "Gantt chart (30 jobs, the first 10 to start)"
+    assert figure.axes[0].get_title() == "Gantt chart (30 jobs, the first 10 to start: until 9 s)"
     assert len(figure.axes[0].patches) == 10
     pyplot().close(figure)
 
@@ -166,7 +166,14 @@ def test_plot_command_on_a_run_csv_and_json(
     target = tmp_path / "fig.svg"
     code, out, err = run(capsys, "plot", str(tmp_path / "run.json"), "-o", str(target))
     assert code == 0 and err == "" and target.read_text().startswith("<?xml")
-    code, _, err = run(capsys, "plot", str(tmp_path / "run.csv"))
+    code, _, err = run(capsys, "plot", str(tmp_path / "run.csv"))  # our CSV says its size
+    assert code == 0 and err == ""
+    foreign = tmp_path / "batsim.csv"  # another scheduler's: no metadata
+    foreign.write_text(
+        "job_id,submission_time,requested_number_of_resources,starting_time,finish_time,"
+        "allocated_resources\n1,0,2,0,10,0-1\n2,1,4,10,20,0-3\n"
+    )
+    code, _, err = run(capsys, "plot", str(foreign))
     assert code == 0 and "assumed 4 processors" in err
 
 
@@ -210,3 +217,24 @@ def test_run_and_compare_draw_their_plot(
         assert target.stat().st_size > 0
     code, _, err = run(capsys, "run", "--limit", "60", "--plot", str(tmp_path / "x.jpg"))
     assert code == 2 and "must end in .png, .pdf or .svg" in err and "records" not in err
+
+
+def test_a_run_figure_names_its_time_origin_unit_window_and_run() -> None:
+    """Times from the first submission, in hours for a day-long run; the Gantt chart and the
+    load panels share one window; the title names the policy, workload and machine; the wait
+    CDF may be drawn on a log axis."""
+    jobs = [Job(i, 1000 + 600 * i, 1 + i % 4, 7200, 3600 + 60 * i) for i in range(1, 80)]
+    record = schedule(jobs, Cluster(4), policy="easy")
+    table = Schedule.from_record(record, "run.csv")
+    table = Schedule(table.jobs, 4, "run.csv", "easy", "my-trace")
+    figure = plot_schedule(table, capacity=4, gantt_limit=20, log_wait=True)
+    gantt, utilisation, queue, waits = figure.axes
+    assert figure._suptitle.get_text() == "easy on my-trace, 4 processors"
+    assert gantt.get_xlabel() == "time since the first submission, t=1600 s (h)"
+    assert utilisation.get_xlabel() == queue.get_xlabel() == gantt.get_xlabel()
+    assert gantt.get_xlim() == utilisation.get_xlim() == queue.get_xlim()  # one window
+    assert gantt.get_title().startswith("Gantt chart (79 jobs, the first 20 to start: until ")
+    first = min(p.get_x() for p in gantt.patches)
+    assert first == (min(o.start for o in record.outcomes) - 1600) / 3600
+    assert waits.get_xscale() == "symlog" and waits.get_xlabel() == "wait (h)"
+    pyplot().close(figure)
