@@ -369,7 +369,7 @@ def _executor(args: argparse.Namespace) -> Any:
     except ImportError:
         raise SchedlibError(
             "--scheduler and --dask-local need dask.distributed, which is not installed; "
-            "install the 'dask' extra: pip install 'schedlib[dask]'"
+            "install the 'dask' extra: pip install '.[dask]' in schedlib's clone"
         ) from None
 
     client_type: Any = distributed.Client  # dask's API is untyped

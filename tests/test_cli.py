@@ -320,3 +320,45 @@ def test_run_stream_names_a_trace_out_of_arrival_order(
     code, _, err = run(capsys, *args)
     assert code == 2 and "arrival order" in err and len(err.splitlines()) == 1
     assert not output.exists()  # nothing half-written is left behind
+
+
+def test_the_docs_install_extras_from_the_clone_and_the_tutorial_matches_the_readme() -> None:
+    """schedlib is not on a package index: an extra is installed from the clone
+    (`pip install '.[plot]'`), never as `schedlib[plot]`. The tutorial names every extra the
+    README's test command installs and every reproduction, and does not ask for the `test`
+    extra where the base install is enough (the README says so)."""
+    import re
+
+    from schedlib.experiments import REPRODUCTIONS
+
+    root = Path(__file__).resolve().parents[1]
+    pages = [root / "README.md", *sorted((root / "docs").rglob("*.md"))]
+    for page in pages:
+        assert "install 'schedlib[" not in page.read_text(), page
+    readme = (root / "README.md").read_text()
+    extras = re.search(r"pip install '\.\[([a-z,]+)\]' && \.venv/bin/python -m pytest", readme)
+    assert extras is not None
+    tutorial = (root / "docs" / "tutorial.md").read_text()
+    section6 = tutorial.split("## 6.")[1]
+    for extra in extras.group(1).split(","):
+        assert f"`{extra}`" in section6, extra
+    section5 = tutorial.split("## 5.")[1].split("## 6.")[0]
+    for name in [*REPRODUCTIONS, "all"]:
+        assert f"schedlib reproduce {name}" in section5, name
+    section4 = tutorial.split("## 4.")[1].split("## 5.")[0]
+    assert "base install is\nenough" in section4
+    assert "base install (`pip install .`) is enough" in readme
+
+
+def test_the_dask_hint_says_how_to_install_from_the_clone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
+    config = tmp_path / "sweep.toml"
+    config.write_text(SWEEP)
+    code, _, err = run(capsys, "sweep", str(config), "--dask-local", "2")
+    assert code == 2 and err.endswith(
+        "install the 'dask' extra: pip install '.[dask]' in schedlib's clone\n"
+    )

@@ -79,7 +79,7 @@ def pyplot() -> Any:
     except ImportError as error:
         raise SchedlibError(
             "plotting needs matplotlib, which is not installed; "
-            "install the 'plot' extra: pip install 'schedlib[plot]'"
+            "install the 'plot' extra: pip install '.[plot]' in schedlib's clone"
         ) from error
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -203,7 +203,7 @@ def test_without_matplotlib_plot_and_plot_options_fail_before_any_work(
         assert code == 2 and out == ""
         assert err == (
             "schedlib: error: plotting needs matplotlib, which is not installed; "
-            "install the 'plot' extra: pip install 'schedlib[plot]'\n"
+            "install the 'plot' extra: pip install '.[plot]' in schedlib's clone\n"
         )
 
 
