@@ -362,3 +362,22 @@ def test_the_dask_hint_says_how_to_install_from_the_clone(
     assert code == 2 and err.endswith(
         "install the 'dask' extra: pip install '.[dask]' in schedlib's clone\n"
     )
+
+
+def test_run_output_is_checked_before_any_work_and_says_what_it_wrote(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = str(tmp_path / "no-such-trace.swf")  # never read: the output is refused first
+    for output, reason in (
+        ("out.xlsx", "--output = 'out.xlsx': must end in .csv or .json"),
+        (str(tmp_path / "nowhere" / "x.csv"), "does not exist"),
+        (str(tmp_path), "must end in .csv or .json"),
+    ):
+        code, out, err = run(capsys, "run", "--workload", missing, "--output", output)
+        assert (code, out) == (2, "") and reason in err and err.count("\n") == 1
+        assert ".part" not in err
+    target = tmp_path / "jobs.csv"
+    code, _, err = run(capsys, "run", "--limit", "40", "--output", str(target))
+    assert code == 0 and f"schedlib: wrote 40 jobs to {target}\n" in err
+    code, _, err = run(capsys, "run", "--stream", "--limit", "40", "--output", str(target))
+    assert code == 0 and f"schedlib: wrote 40 jobs to {target}\n" in err
