@@ -145,6 +145,7 @@ def test_rows_of_one_run_are_separate_series_and_never_shadow_the_grid() -> None
         plot_sweep(results, metrics=["scheduler"])
     default = plot_sweep(results)  # the first numeric swept parameter, the first measure
     assert (default.axes[0].get_xlabel(), default.axes[0].get_ylabel()) == ("runs", "minutes")
+    assert {tuple(c.lines[0].get_xdata()) for c in default.axes[0].containers} == {(1, 2)}
     pyplot().close(default)
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schedlib.backfill import schedule
@@ -100,8 +100,8 @@ def _explained(
                 continue
             if s is not head:
                 assert head is not None and head.start is not None
-                if free >= head.procs or head.end == head.start:
-                    continue  # a head that fits starts first
+                if free >= head.procs or head.end == head.start == now:
+                    continue  # a head that fits starts first (zero length: fits as it starts)
                 if _shadow(now, capacity, now_running, head.procs) < head.start:
                     continue  # the backfill would break the head's promise
             if search(done_ends, arrived, started | {id(s)}):
@@ -367,7 +367,27 @@ def scrambled(draw: st.DrawFn) -> tuple[Schedule, int]:
     return Schedule(tuple(table)), cluster.processors
 
 
-@given(st.one_of(produced(), scrambled()))
+INSTANTS = [  # the hand-made instants below, as (schedule, capacity)
+    (Schedule((J(1, 1, 3, 6, 1, 6), J(2, 1, 3, 2, 7, 9), J(3, 4, 1, 1, 6, 7))), 3),
+    (
+        Schedule(
+            (
+                J(1, 0, 1, 100, 0, 100),
+                J(2, 0, 2, 12, 0, 10),
+                J(5, 0, 1, 11, 0, 11),
+                J(3, 1, 4, 10, 11, 21),
+                J(4, 10, 1, 100, 10, 110),
+            )
+        ),
+        6,
+    ),
+    (Schedule((J(1, 0, 4, 10, 0, 10), J(2, 1, 2, 50, 10, 60), J(3, 2, 4, 10, 100, 110),
+               J(4, 3, 2, 90, 10, 100))), 4),
+]  # fmt: skip
+
+
+@settings(max_examples=400)  # cheap (small instances), and instants that need the search are rare
+@given(st.one_of(produced(), scrambled(), st.sampled_from(INSTANTS)))
 def test_the_fast_check_finds_the_heads_the_brute_force_finds(case: tuple[Schedule, int]) -> None:
     table, capacity = case
     fast = {v.jobs[0] for v in easy_head_violations(table, capacity)}

@@ -119,7 +119,7 @@ def check_bounded_wait(record: RunRecord) -> None:
     jobs before job $j$ and $R$ the longest requested time of the workload.
     Every job that is not excluded starts, and
 
-    $$ b_j \\le s_j + (k_j + 1)\\,R . $$
+    $$ b_j \\le s_j + k_j\\,R . $$
 
     The bound depends on the jobs submitted before $j$ and on $R$ only: no
     number of later arrivals (of requested time at most $R$) can raise it, so
@@ -133,10 +133,13 @@ def check_bounded_wait(record: RunRecord) -> None:
     2001, §2: the reservation of the first waiting job prevents starvation):
     when a job becomes the first waiting one at time $T$, every running job
     ends by $T + R$ at the latest (it is killed at its requested time), so its
-    shadow time, and its start, are at most $T + R$; at most $k_j$ jobs are
-    ahead of $j$, each the first in turn. Under conservative backfilling $j$'s
-    reservation on arrival is at most $s_j + (k_j + 1) R$ by the same count,
-    and it never moves later. Complexity: $O(n \\log n)$.
+    shadow time, and its start, are at most $T + R$. If $q$ jobs wait ahead of
+    $j$ at its submission, $j$ starts by $s_j + (q + 1) R$; and $j$ waits at
+    all only if some job queued before it holds processors then (else the
+    first waiting job would fit an empty machine), so $q + 1 \\le k_j$.
+    Under conservative backfilling $j$'s reservation on arrival is at most
+    $s_j + (q + 1) R$ by the same count, and it never moves later.
+    Complexity: $O(n \\log n)$.
 
     Raises
     ------
@@ -147,10 +150,10 @@ def check_bounded_wait(record: RunRecord) -> None:
     --------
     >>> jobs = [Job(1, 0, 1, 10, 10), Job(2, 0, 1, 10, 10)]
     >>> check_bounded_wait(RunRecord.from_schedule(jobs, {1: 0, 2: 10}, {1: 10, 2: 20}, capacity=1))
-    >>> check_bounded_wait(RunRecord.from_schedule(jobs, {1: 0, 2: 21}, {1: 10, 2: 31}, capacity=1))
+    >>> check_bounded_wait(RunRecord.from_schedule(jobs, {1: 0, 2: 11}, {1: 10, 2: 21}, capacity=1))
     Traceback (most recent call last):
     ...
-    AssertionError: job 2 starts at t=21, later than its bound t=20 = submit 0 + (1 job(s) before it + 1) x longest requested time 10
+    AssertionError: job 2 starts at t=11, later than its bound t=10 = submit 0 + 1 job(s) before it x longest requested time 10
     """  # noqa: E501
     jobs = sorted(record.workload, key=lambda j: (j.submit, j.id))
     if not jobs:
@@ -163,13 +166,13 @@ def check_bounded_wait(record: RunRecord) -> None:
     for k, job in enumerate(jobs):
         if job.id in excluded:
             continue
-        bound = job.submit + (k + 1) * longest
+        bound = job.submit + k * longest
         begun = start.get(job.id)
         if begun is None or begun > bound:
             when = "never starts" if begun is None else f"starts at t={begun}"
             raise AssertionError(
                 f"job {job.id} {when}, later than its bound t={bound} = submit {job.submit} + "
-                f"({k} job(s) before it + 1) x longest requested time {longest}"
+                f"{k} job(s) before it x longest requested time {longest}"
             )
 
 
@@ -322,7 +325,7 @@ CHECKS = (
     Check(
         "no-starvation",
         "backfill",
-        "every job starts, never while the machine is empty, and within (k + 1) x R of its "
+        "every job starts, never while the machine is empty, and within k x R of its "
         "submission (k jobs submitted before it, R the longest requested time): a bound no "
         "stream of later arrivals can push; the inputs add such a stream behind a job as wide "
         "as the machine",
