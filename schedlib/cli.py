@@ -391,27 +391,24 @@ def _executor(args: argparse.Namespace) -> Any:
 
 
 def _quiet_local_cluster(cluster_type: Any, workers: int) -> Any:
-    """A dask LocalCluster whose workers leave Ctrl-C to this command and print nothing (their
-    standard error is /dev/null, the cluster's logs say only critical faults): an
-    interrupted sweep then ends with one line, not the cluster's warnings and tracebacks
-    about the tasks it cancels and the workers it stops. A run that fails still reaches the
-    command as its exception (`RunFailedError`, one line)."""
+    """A dask LocalCluster whose workers print nothing (their standard error is /dev/null,
+    the cluster's logs say only critical faults): an interrupted sweep then ends with one
+    line, not the cluster's warnings and tracebacks about the tasks it cancels and the
+    workers it stops. A run that fails still reaches the command as its exception
+    (`RunFailedError`, one line)."""
     import logging
     import os
-
-    from schedlib.execution.parallel import ctrl_c_deferred
 
     saved = os.dup(2)
     quiet = os.open(os.devnull, os.O_WRONLY)
     try:
         os.dup2(quiet, 2)  # the worker processes inherit it: their teardown prints nothing
-        with ctrl_c_deferred():  # ... and they start with Ctrl-C blocked, and keep it so
-            return cluster_type(
-                n_workers=workers,
-                threads_per_worker=1,
-                dashboard_address=None,
-                silence_logs=logging.CRITICAL,
-            )
+        return cluster_type(
+            n_workers=workers,
+            threads_per_worker=1,
+            dashboard_address=None,
+            silence_logs=logging.CRITICAL,
+        )
     finally:
         os.dup2(saved, 2)
         os.close(saved)

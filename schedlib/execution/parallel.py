@@ -33,7 +33,7 @@ from typing import Any, Generic, TypeVar
 from schedlib.errors import SchedlibError
 from schedlib.validation import require
 
-__all__ = ["RunFailedError", "ctrl_c_deferred", "default_workers", "parallel_map", "run_all"]
+__all__ = ["RunFailedError", "default_workers", "parallel_map", "run_all"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -173,7 +173,7 @@ def run_all(
         return results
     pool = ProcessPoolExecutor(max_workers=min(count, len(todo)), initializer=_ignore_ctrl_c)
     try:
-        with ctrl_c_deferred():  # the workers start here: none may see Ctrl-C before ignoring it
+        with _ctrl_c_deferred():  # the workers start here: none may see Ctrl-C before ignoring it
             futures = _submit(pool, call, todo)
         results = _collect(futures, todo, on_result, cancel=False)
     except BaseException:
@@ -226,11 +226,8 @@ def _ignore_ctrl_c() -> None:
 
 
 @contextlib.contextmanager
-def ctrl_c_deferred() -> Iterator[None]:
-    """Hold Ctrl-C back while worker processes start (they inherit the blocked signal).
-
-    Used for the local pool here, and for a dask LocalCluster by the command line.
-    """
+def _ctrl_c_deferred() -> Iterator[None]:
+    """Hold Ctrl-C back while worker processes start (they inherit the blocked signal)."""
     if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not (
         threading.main_thread()
     ):
