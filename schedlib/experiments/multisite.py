@@ -61,6 +61,7 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
+import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -119,6 +120,7 @@ __all__ = [
     "page_sections",
     "paper_workload",
     "plot",
+    "plot_k",
     "reproduce",
     "rows",
     "run_one",
@@ -357,6 +359,13 @@ def reproduce(
     for source in sources:
         if source.available_jobs is not None and jobs > source.available_jobs:
             load_trace(source, limit=jobs)  # raises, naming the slice and --traces
+        held = load_trace(source, limit=jobs).records
+        if held < jobs:
+            warnings.warn(
+                f"--jobs {jobs}: {source.name} holds only {held} job records; every run "
+                f"uses those {held}",
+                stacklevel=2,
+            )
     runs = sorted(_runs(sources, jobs, seed, replicates, load_factors), key=_cost)
     done = [0]
 
@@ -696,13 +705,18 @@ def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str
 
 
 def figures() -> dict[str, Callable[[Sequence[Mapping[str, Any]], str], None]]:
-    """The page's figure: `multisite.png`."""
-    return {"multisite.png": plot}
+    """The page's figures: `multisite.png` (by load factor) and `multisite_k.png` (by $K$)."""
+    return {"multisite.png": plot, "multisite_k.png": plot_k}
+
+
+def _mean_of(rows: Sequence[Mapping[str, Any]], match: Mapping[str, Any], field: str) -> float:
+    values = [r[field] for r in rows if all(r.get(k) == v for k, v in match.items())]
+    return statistics.fmean(values) if values else math.nan
 
 
 def plot(rows: Sequence[Mapping[str, Any]], path: str) -> None:
-    """Turnaround and effective utilisation against load factor per policy and trace, and
-    turnaround against $K$ (efficacy queue), each a mean over replicates.
+    """Mean turnaround and effective utilisation against load factor, per policy and trace
+    (means over replicates); one row of two panels per trace, readable at page width.
 
     Raises
     ------
@@ -713,43 +727,63 @@ def plot(rows: Sequence[Mapping[str, Any]], path: str) -> None:
 
     plt = pyplot()
     traces = sorted({r["trace"] for r in rows})
-    fig, axes = plt.subplots(len(traces), 3, figsize=(13, 3.6 * len(traces)), squeeze=False)
-
-    def mean_of(match: Mapping[str, Any], field: str) -> float:
-        values = [r[field] for r in rows if all(r.get(k) == v for k, v in match.items())]
-        return statistics.fmean(values) if values else math.nan
-
+    factors = sorted({r["load_factor"] for r in rows if r["group"] == "policies"})
+    fig, axes = plt.subplots(len(traces), 2, figsize=(9, 3.4 * len(traces)), squeeze=False)
     for row_axes, trace in zip(axes, traces, strict=True):
-        factors = sorted({r["load_factor"] for r in rows if r["group"] == "policies"})
-        for column, field, label in (
-            (0, "mean_turnaround", "mean turnaround (h)"),
-            (1, "effective_utilisation", "effective utilisation"),
+        for ax, field, label, scale in (
+            (row_axes[0], "mean_turnaround", "mean turnaround (h)", 3600.0),
+            (row_axes[1], "effective_utilisation", "effective utilisation", 1.0),
         ):
-            ax = row_axes[column]
             for policy in COMPARED:
-                if column == 1 and policy.startswith("single-"):
-                    continue
-                scale = 3600.0 if column == 0 else 1.0
-                ys = [mean_of({"trace": trace, "group": "policies", "policy": policy,
-                               "load_factor": f}, field) / scale for f in factors]  # fmt: skip
+                if scale == 1.0 and policy.startswith("single-"):
+                    continue  # no heterogeneity on one site
+                match = {"trace": trace, "group": "policies", "policy": policy}
+                ys = [_mean_of(rows, {**match, "load_factor": f}, field) / scale for f in factors]
                 ax.plot(factors, ys, marker="o", markersize=3, label=policy)
+            ax.set_xticks(factors)
             ax.set_xlabel("load factor")
             ax.set_ylabel(label)
             ax.set_title(f"{trace}: {label}", fontsize=10)
-            ax.legend(fontsize=6)
-        ax = row_axes[2]
+            ax.grid(alpha=0.3)
+        row_axes[0].legend(fontsize=7)
+    fig.tight_layout()
+    save_figure(fig, path, dpi=90)
+
+
+def plot_k(rows: Sequence[Mapping[str, Any]], path: str) -> None:
+    """Mean turnaround against $K$ on the efficacy queue (§7, Figures 11-13), per trace:
+    sites by load, by completion time, and by load with data transfer.
+
+    Raises
+    ------
+    SchedlibError
+        If matplotlib is missing (names the `plot` extra).
+    """
+    from schedlib.results.plotting import pyplot, save_figure
+
+    plt = pyplot()
+    traces = sorted({r["trace"] for r in rows})
+    fig, axes = plt.subplots(1, len(traces), figsize=(4.5 * len(traces), 3.4), squeeze=False)
+    ks = [1, 2, 3, 4]
+    for ax, trace in zip(axes[0], traces, strict=True):
         for group, selection in (("k", "load"), ("k", "completion"), ("transfer", "load")):
-            ks = [1, 2, 3, 4]
-            ys = [mean_of({"trace": trace, "group": group, "k": k,
-                           "selection": selection if k < 4 else "load"}, "mean_turnaround") / 3600
-                  for k in ks]  # fmt: skip
-            label = f"efficacy, by {selection}" + (", transfer" if group == "transfer" else "")
+            ys = [
+                _mean_of(
+                    rows,
+                    {"trace": trace, "group": group, "k": k,
+                     "selection": selection if k < 4 else "load"},
+                    "mean_turnaround",
+                ) / 3600
+                for k in ks
+            ]  # fmt: skip
+            label = f"by {selection}" + (", data transfer" if group == "transfer" else "")
             ax.plot(ks, ys, marker="o", markersize=3, label=label)
-        ax.set_xticks([1, 2, 3, 4])
+        ax.set_xticks(ks)
         ax.set_xlabel("K (sites per job)")
         ax.set_ylabel("mean turnaround (h)")
-        ax.set_title(f"{trace}: turnaround by K (efficacy queue)", fontsize=10)
-        ax.legend(fontsize=6)
+        ax.set_title(f"{trace}: efficacy queue, by K", fontsize=10)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
     fig.tight_layout()
     save_figure(fig, path, dpi=90)
 
@@ -839,6 +873,8 @@ def main(args: argparse.Namespace) -> int:
     table = rows(args)
     if args.plot:
         plot(table, args.plot)
+        stem, dot, suffix = args.plot.rpartition(".")
+        plot_k(table, f"{stem}_k.{suffix}" if dot else f"{args.plot}_k")
     print_note(note, args.format)
     print_results(table, claims(table), args, name=NAME)
     return 0

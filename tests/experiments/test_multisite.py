@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gzip
 import json
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -163,3 +165,32 @@ def test_plot(tmp_path: Path) -> None:
     figure = tmp_path / "multisite.png"
     assert cli(["reproduce", "multisite", *SMALL, "--workers", "1", "--plot", str(figure)]) == 0
     assert figure.stat().st_size > 10_000
+    assert (tmp_path / "multisite_k.png").stat().st_size > 10_000
+
+
+def _first_records(folder: Path, count: int) -> Path:
+    """An SWF file of the embedded SDSC-SP2 slice's header and first `count` records."""
+    packed = resources.files("schedlib") / "data" / "SDSC-SP2-1998-4.2-cln-first5000.swf.gz"
+    lines = gzip.decompress(packed.read_bytes()).decode().splitlines(keepends=True)
+    header = [line for line in lines if line.startswith(";")]
+    records = [line for line in lines if not line.startswith(";")][:count]
+    path = folder / f"first{count}.swf"
+    path.write_text("".join(header + records))
+    return path
+
+
+def test_more_jobs_than_the_trace_holds_is_said(tmp_path: Path) -> None:
+    trace = _first_records(tmp_path, 20)
+    with pytest.warns(UserWarning, match="holds only 20 job records"):
+        reproduce(traces=(str(trace),), jobs=25, load_factors=(1.0,), replicates=1, workers=1)
+
+
+def test_the_command_says_it_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["reproduce", "multisite", "--trace", str(_first_records(tmp_path, 10)), "--jobs",
+            "12", "--replicates", "1", "--load-factors", "1", "--workers", "1", "--claims"]  # fmt: skip
+    assert cli(argv) == 0
+    err = capsys.readouterr().err
+    assert "schedlib: warning: --jobs 12: first10.swf holds only 10 job records" in err
+    assert "UserWarning" not in err
