@@ -188,8 +188,9 @@ def test_more_jobs_than_the_trace_holds_is_said(tmp_path: Path) -> None:
 def test_the_command_says_it_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["reproduce", "multisite", "--trace", str(_first_records(tmp_path, 10)), "--jobs",
-            "12", "--replicates", "1", "--load-factors", "1", "--workers", "1", "--claims"]  # fmt: skip
+    trace = str(_first_records(tmp_path, 10))
+    argv = ["reproduce", "multisite", "--trace", trace, "--jobs", "12", "--replicates", "1",
+            "--load-factors", "1", "--workers", "1", "--claims"]  # fmt: skip
     assert cli(argv) == 0
     err = capsys.readouterr().err
     assert "schedlib: warning: --jobs 12: first10.swf holds only 10 job records" in err
