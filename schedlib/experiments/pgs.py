@@ -180,6 +180,10 @@ SD_BOUND_PERCENT = 5.0
 """What "the standard deviation remains relatively small" (§4.3) is taken to mean: a
 standard deviation below 5 % of the mean total runtime (see `claims`)."""
 
+BOUND_TOLERANCE_MINUTES = 0.01
+"""A run may take exactly the lower bound (the decreasing order does, in scenario 0): the
+lower-bound claim is tested against the bound minus 0.01 min (0.6 s), not the bound itself."""
+
 OVERHEAD_MARGIN_PERCENT = 1.0
 """Equivalence margin of "the scheduling overhead remains the same" (§6): the paper calls
 its own -0.51 % (scenario 0) the same, so the margin must contain it; 1 % is about twice
@@ -897,8 +901,9 @@ def claims(rows: Sequence[Mapping[str, Any]], reading: str | None = None) -> lis
             '"the lower boundary for the total run time is 60 minutes and 15 seconds" (§4.2)',
             f"every scenario and scheduler run, {name} reading, {len(everywhere)} replicates",
             "per replicate, the shortest total runtime of any scenario and scheduler minus "
-            "60.25 min",
-            Expect.above(0.0),
+            "60.25 min; a run may reach the bound exactly (every resource busy throughout), so "
+            f"the bound is -{BOUND_TOLERANCE_MINUTES:g} min (0.6 s)",
+            Expect.above(-BOUND_TOLERANCE_MINUTES),
             _estimate(above_bound, "min"),
         )
     )
@@ -1122,8 +1127,12 @@ def _readings_table(rows: Sequence[Mapping[str, Any]]) -> str:
                     f"{cell(name, s, 'pgs')['difference_percent']:.2f}" for s in (0, *RESTARTING)
                 )
                 + " %",
-                "PGS / FCFS sd, scenario 3 (min)": f"{cell(name, 3, 'pgs')['stdev']:.2f} / "
-                f"{cell(name, 3, 'fcfs')['stdev']:.2f}",
+                "PGS sd (min), 1 / 2 / 3": " / ".join(
+                    f"{cell(name, s, 'pgs')['stdev']:.2f}" for s in RESTARTING
+                ),
+                "FCFS sd (min)": " / ".join(
+                    f"{cell(name, s, 'fcfs')['stdev']:.2f}" for s in RESTARTING
+                ),
             }
         )
     paper = {
@@ -1137,8 +1146,10 @@ def _readings_table(rows: Sequence[Mapping[str, Any]]) -> str:
             f"{PAPER_DIFFERENCE[s]:.2f}" for s in (0, *RESTARTING)
         )
         + " %",
-        "PGS / FCFS sd, scenario 3 (min)": f"{PAPER_TABLE_2[(3, 'pgs')][1]:.2f} / "
-        f"{PAPER_TABLE_2[(3, 'fcfs')][1]:.2f}",
+        "PGS sd (min), 1 / 2 / 3": " / ".join(
+            f"{PAPER_TABLE_2[(s, 'pgs')][1]:.2f}" for s in RESTARTING
+        ),
+        "FCFS sd (min)": " / ".join(f"{PAPER_TABLE_2[(s, 'fcfs')][1]:.2f}" for s in RESTARTING),
     }
     return markdown_table([*lines, paper])
 
@@ -1184,6 +1195,14 @@ def _size_fits(verdicts: Mapping[str, Mapping[str, str]]) -> str:
         "the size of a scenario's difference lies within the paper's precision only under "
         f"{listed}: {whole}"
     )
+
+
+def _not_holding(judged: Sequence[Mapping[str, str]]) -> str:
+    """A sentence naming the claims that do not hold (or are inconclusive) on the main reading."""
+    failed = [f"`{c['key']}` ({c['verdict']})" for c in judged if c["verdict"] != "holds"]
+    if not failed:
+        return "every claim holds"
+    return "every claim holds except " + ", ".join(failed)
 
 
 def _gaps(summary: Sequence[Mapping[str, Any]]) -> str:
@@ -1245,6 +1264,7 @@ def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str
         "full-readings": _readings_table(rows),
         "full-reading-verdicts": _reading_verdicts(verdicts),
         "full-size-fits": _size_fits(verdicts),
+        "full-not-holding": _not_holding(full["claims"]),
         "full-gaps": _gaps(summary),
         "full-runs": str(runs),
         "full-overhead": f"{IMPLIED_OVERHEAD:g}",
