@@ -993,11 +993,9 @@ def plot(rows: Sequence[Mapping[str, Any]], path: str) -> None:
         ("fcfs", "makespan_minutes", "FCFS (ours)", "tab:orange", None),
         ("fcfs", "paper_minutes", "FCFS (paper)", "tab:orange", "//"),
     ]
+    reading = summary[0]["reading"] if summary else "paper"
     for offset, (scheduler, column, label, colour, hatch) in enumerate(series):
-        heights = [
-            next(r[column] for r in summary if r["scenario"] == s and r["scheduler"] == scheduler)
-            for s in scenarios
-        ]
+        heights = [_cell(summary, reading, s, scheduler)[column] for s in scenarios]
         xs = [s + (offset - 1.5) * width for s in scenarios]
         ax.bar(xs, heights, width, label=label, color=colour, hatch=hatch,
                alpha=0.55 if hatch else 1.0)  # fmt: skip
@@ -1005,7 +1003,6 @@ def plot(rows: Sequence[Mapping[str, Any]], path: str) -> None:
     ax.set_xticks(scenarios)
     ax.set_xticklabels([f"scenario {s}" for s in scenarios])
     ax.set_ylabel("total runtime (minutes)")
-    reading = summary[0]["reading"] if summary else "paper"
     ax.set_title(f"PGS vs FCFS (Verboven et al. 2008, Table 2); {reading} reading")
     ax.legend(fontsize="small")
     fig.tight_layout()
@@ -1031,11 +1028,7 @@ def plot_readings(rows: Sequence[Mapping[str, Any]], path: str) -> None:
         heights = [
             PAPER_DIFFERENCE[s]
             if name == "the paper"
-            else next(
-                r["difference_percent"]
-                for r in summary
-                if r["reading"] == name and r["scenario"] == s
-            )
+            else _cell(summary, name, s, "pgs")["difference_percent"]
             for s in RESTARTING
         ]
         xs = [s + (offset - len(names) / 2) * width for s in RESTARTING]
@@ -1058,12 +1051,32 @@ def _minutes(mean: float, sd: float) -> str:
     return f"{mean:.2f} ± {sd:.2f}"
 
 
-def _table_2(rows: Sequence[Mapping[str, Any]]) -> str:
+def _cell(
+    summary: Sequence[Mapping[str, Any]], reading: str, scenario: int, scheduler: str
+) -> Mapping[str, Any]:
+    """The summary row of one (reading, scenario, scheduler)."""
+    return next(
+        r
+        for r in summary
+        if r["reading"] == reading and r["scenario"] == scenario and r["scheduler"] == scheduler
+    )
+
+
+def _main_pairs(
+    rows: Sequence[Mapping[str, Any]],
+) -> list[tuple[int, Mapping[str, Any], Mapping[str, Any]]]:
+    """(scenario, PGS summary, FCFS summary) of the main reading, by scenario."""
     summary = _summary_rows(rows)
+    name = summary[0]["reading"] if summary else ""
+    return [
+        (s, _cell(summary, name, s, "pgs"), _cell(summary, name, s, "fcfs"))
+        for s in sorted({r["scenario"] for r in summary})
+    ]
+
+
+def _table_2(rows: Sequence[Mapping[str, Any]]) -> str:
     lines = []
-    for s in sorted({r["scenario"] for r in summary}):
-        p = next(r for r in summary if r["scenario"] == s and r["scheduler"] == "pgs")
-        f = next(r for r in summary if r["scenario"] == s and r["scheduler"] == "fcfs")
+    for s, p, f in _main_pairs(rows):
         lines.append(
             {
                 "scenario": s,
@@ -1079,12 +1092,9 @@ def _table_2(rows: Sequence[Mapping[str, Any]]) -> str:
 
 
 def _failures_table(rows: Sequence[Mapping[str, Any]]) -> str:
-    summary = _summary_rows(rows)
     lines = []
-    for s in sorted({r["scenario"] for r in summary}):
-        p = next(r for r in summary if r["scenario"] == s and r["scheduler"] == "pgs")
-        f = next(r for r in summary if r["scenario"] == s and r["scheduler"] == "fcfs")
-        per = f["wasted_seconds"] / f["failures"] if f["failures"] else 0.0
+    for s, p, f in _main_pairs(rows):
+        per = _lost_per_failure(f)
         lines.append(
             {
                 "scenario": s,
@@ -1105,11 +1115,7 @@ def _readings_table(rows: Sequence[Mapping[str, Any]]) -> str:
     lines = []
 
     def cell(name: str, s: int, k: str) -> Mapping[str, Any]:
-        return next(
-            r
-            for r in summary
-            if r["reading"] == name and r["scenario"] == s and r["scheduler"] == k
-        )
+        return _cell(summary, name, s, k)
 
     for name in names:
         reading = READINGS.get(name)
@@ -1242,14 +1248,7 @@ def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str
     summary = [r for r in rows if "replicate" not in r]
 
     def value(reading: str, scenario: int, scheduler: str, field: str) -> float:
-        return float(
-            next(
-                r[field]
-                for r in summary
-                if r["reading"] == reading and r["scenario"] == scenario
-                and r["scheduler"] == scheduler
-            )
-        )  # fmt: skip
+        return float(_cell(summary, reading, scenario, scheduler)[field])
 
     readings = list(dict.fromkeys(r["reading"] for r in summary))
     verdicts = _verdicts_by_reading(rows)
