@@ -98,7 +98,9 @@ def test_guesses_are_warned_about_on_stderr(
 def test_quick_reproductions_say_what_they_reduced(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "reproduce", "pgs", "--quick", "--workers", "1")
     assert code == 0
-    assert out.splitlines()[0] == "quick run, reduced sizes: runs=2 (full: runs=10)"
+    assert out.splitlines()[0] == (
+        "quick run, reduced sizes: runs=10 (full: runs=20), readings=none (full: readings=all)"
+    )
     code, out, err = run(capsys, "reproduce", "pgs", "--quick", "--workers", "1", "--format", "csv")
     assert out.startswith("scenario,") and "quick run" in err
 

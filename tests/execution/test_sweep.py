@@ -102,9 +102,10 @@ def test_bad_sweeps_are_refused(tmp_path: Path) -> None:
 
 def test_a_reproduction_is_swept_by_name() -> None:
     run = experiment("reproduce pgs")
-    rows = sweep({"queue_length": [1, 2]}, run, seeds=[3], fixed={"runs": 1}, workers=2)
+    fixed = {"runs": 1, "readings": "none"}
+    rows = sweep({"queue_length": [1, 2]}, run, seeds=[3], fixed=fixed, workers=2)
     assert {(r["queue_length"], r["seed"]) for r in rows} == {(1, 3), (2, 3)}
-    assert rows == sweep({"queue_length": [1, 2]}, run, seeds=[3], fixed={"runs": 1}, workers=1)
+    assert rows == sweep({"queue_length": [1, 2]}, run, seeds=[3], fixed=fixed, workers=1)
     with pytest.raises(InvalidValueError, match="must be one of run, reproduce pgs"):
         experiment("reproduce nothing")
 
