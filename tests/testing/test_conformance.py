@@ -429,7 +429,7 @@ def test_importing_needs_no_hypothesis() -> None:
         try:
             check_scheduler(easy, "backfill")
         except ImportError as error:
-            assert "pip install 'schedlib[test]'" in str(error), error
+            assert "pip install '.[test]' from a clone" in str(error), error
         else:
             raise SystemExit("no ImportError")
         """
