@@ -7,12 +7,15 @@ broken policy defined here (hypothesis must find a counterexample).
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import combinations
+from functools import partial
+from itertools import combinations, product
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, Phase, find, given, settings
 
 from schedlib.errors import InvalidValueError
+from schedlib.preemption import decision as decision_module
 from schedlib.preemption.decision import (
     Contender,
     Decision,
@@ -23,14 +26,16 @@ from schedlib.preemption.decision import (
     rank_key,
     schedule_fcfs_backfill,
     schedule_preemptive,
+    schedule_preemptive_equal,
     victim_key,
 )
-from schedlib.preemption.resources import fits, total
+from schedlib.preemption.resources import add, fits, total
 from schedlib.testing.invariants import (
     check_decision,
     check_decision_valid,
     check_fill_maximal,
     check_preemptions_justified,
+    check_victim_order,
     check_victims_needed,
     check_waiting_blocked,
 )
@@ -79,6 +84,96 @@ def test_preemptive_decisions_have_every_property(snap: NodeSnapshot) -> None:
 @given(node_snapshots(kinds=3, max_running=7, max_waiting=8))
 def test_preemptive_decisions_with_three_kinds(snap: NodeSnapshot) -> None:
     check_decision(snap, schedule_preemptive(snap))
+
+
+@settings(max_examples=400)
+@given(node_snapshots(max_priority=3))
+def test_equal_victim_decisions_have_every_property(snap: NodeSnapshot) -> None:
+    """Algorithm 1's line 5 (equal-priority victims): few priorities, so ties are the rule."""
+    check_decision(snap, schedule_preemptive(snap, victims="equal"), victims="equal")
+
+
+def brute_force_victims(
+    head: Contender,
+    candidates: list[Contender],
+    free: tuple[float, ...],
+    capacity: tuple[float, ...],
+) -> set[int]:
+    """Every subset of the candidates that makes room, and the one sparing the latest in victim
+    order: its membership read from the last candidate down is lexicographically least."""
+    order = sorted(candidates, key=lambda c: victim_key(c, capacity))
+    best: tuple[int, ...] | None = None
+    chosen: set[int] = set()
+    for mask in product((0, 1), repeat=len(order)):
+        taken = [c for c, bit in zip(order, mask, strict=True) if bit]
+        if not fits(head.requirement, add(free, total((c.requirement for c in taken), len(free)))):
+            continue
+        key = tuple(reversed(mask))
+        if best is None or key < best:
+            best, chosen = key, {c.job for c in taken}
+    return chosen
+
+
+@settings(max_examples=400)
+@given(node_snapshots(max_running=5, max_waiting=4, max_priority=6))
+def test_victims_are_the_brute_force_choice(snap: NodeSnapshot) -> None:
+    """Differential: each round's victims against an enumeration of every victim set."""
+    for victims in ("lower", "equal"):
+        decision = schedule_preemptive(snap, victims=victims)
+        jobs = {c.job: c for c in snap.running + snap.waiting}
+        unstopped = {c.job for c in snap.running}
+        for rnd in decision.rounds:
+            head = jobs[rnd.head]
+            candidates = [
+                jobs[j]
+                for j in rnd.running
+                if jobs[j].priority < head.priority
+                or (victims == "equal" and jobs[j].priority == head.priority and j in unstopped)
+            ]
+            expected = brute_force_victims(head, candidates, rnd.free, snap.capacity)
+            assert set(rnd.victims) == expected
+            unstopped -= set(rnd.victims)
+
+
+@pytest.mark.timeout(10)
+def test_equal_victims_do_not_loop_on_the_issue_case() -> None:
+    """Issue 29: a node of 3 cores runs (1 core, -10) and (2 cores, -5); (2 cores, -5) waits.
+    With equal-priority victims, jobs 2 and 3 took each other's cores for ever."""
+    tie = NodeSnapshot(
+        (3,),
+        running=(Contender(1, (1,), -10.0, 0), Contender(2, (2,), -5.0, 0)),
+        waiting=(Contender(3, (2,), -5.0, 1),),
+    )
+    assert schedule_preemptive(tie) == Decision()
+    decision = schedule_preemptive(tie, victims="equal")
+    assert decision == Decision(preempt=(2,), start=(3,))
+    check_decision(tie, decision, victims="equal")
+
+
+@pytest.mark.timeout(10)
+def test_a_stopped_job_is_no_equal_victim_again_in_the_decision() -> None:
+    """Jobs 2 and 3 (equal priority) both run since before the decision; job 4 takes job 2's
+    place, job 2 takes job 3's; job 3 may not take job 2's back (it was stopped already)."""
+    snap = NodeSnapshot(
+        (3, 2),
+        running=(
+            Contender(1, (1, 0), -10.0, 0),
+            Contender(2, (1, 1), -5.0, 0),
+            Contender(3, (1, 1), -5.0, 0),
+        ),
+        waiting=(Contender(4, (1, 1), -5.0, 1),),
+    )
+    decision = schedule_preemptive(snap, victims="equal")
+    assert decision == Decision(preempt=(3,), start=(4,))
+    assert [(r.head, r.victims) for r in decision.rounds] == [(4, (2,)), (2, (3,))]
+    check_decision(snap, decision, victims="equal")
+
+
+def test_an_unknown_victims_reading_is_refused() -> None:
+    with pytest.raises(InvalidValueError, match="victims = 'same'"):
+        schedule_preemptive(NodeSnapshot((1,)), victims="same")
+    with pytest.raises(InvalidValueError, match="victims = 'same'"):
+        check_decision(NodeSnapshot((1,)), Decision(), victims="same")
 
 
 @given(node_snapshots())
@@ -260,6 +355,33 @@ def keep_unneeded_victims(snap: NodeSnapshot) -> Decision:
     return Decision(preempt=preempted, start=started, rounds=rounds)
 
 
+_VICTIM_KEY = victim_key
+
+
+def victims_highest_first(snap: NodeSnapshot) -> Decision:
+    """The ascending pass takes the highest-priority candidates first."""
+    key = lambda c, capacity: (-c.priority, *_VICTIM_KEY(c, capacity)[1:])  # noqa: E731
+    with mock.patch.object(decision_module, "victim_key", key):
+        return schedule_preemptive(snap)
+
+
+def victims_largest_first(snap: NodeSnapshot) -> Decision:
+    """Among equal priorities the larger requirement is taken first (J'_Rmin ignored)."""
+    key = lambda c, capacity: (
+        c.priority,
+        -_VICTIM_KEY(c, capacity)[1],
+        *_VICTIM_KEY(c, capacity)[2:],
+    )  # noqa: E731, E501
+    with mock.patch.object(decision_module, "victim_key", key):
+        return schedule_preemptive(snap)
+
+
+def victims_dropped_lowest_first(snap: NodeSnapshot) -> Decision:
+    """The second pass tries to spare the lowest-priority victims first."""
+    with mock.patch.object(decision_module, "reversed", lambda xs: iter(xs), create=True):
+        return schedule_preemptive(snap)
+
+
 AUDIT_CASE = NodeSnapshot(
     (4,),
     running=(Contender(1, (1,), -4.0, 0), Contender(2, (3,), -4.0, 0)),
@@ -314,11 +436,20 @@ def test_a_victim_unneeded_in_hindsight_is_still_justified_per_round() -> None:
         (check_victims_needed, keep_unneeded_victims),
         (check_victims_needed, preempt_all_lower),
         (check_waiting_blocked, fill_only),
+        (check_victim_order, victims_highest_first),
+        (check_victim_order, victims_largest_first),
+        (check_victim_order, victims_dropped_lowest_first),
     ],
     ids=lambda x: getattr(x, "__name__", str(x)),
 )
 def test_each_checker_catches_its_broken_variant(checker: Checker, broken: Policy) -> None:
     assert violates(checker, broken)
+
+
+def test_the_equal_reading_passes_its_own_checks_only() -> None:
+    """Equal-priority victims break the default (strict) justification, not their own."""
+    assert violates(check_preemptions_justified, schedule_preemptive_equal)
+    assert not violates(partial(check_decision, victims="equal"), schedule_preemptive_equal)
 
 
 def test_best_only_is_weaker_than_every_waiting() -> None:
