@@ -13,6 +13,7 @@ from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, Phase, find, given, settings
+from hypothesis import strategies as st
 
 from schedlib.errors import InvalidValueError
 from schedlib.preemption import decision as decision_module
@@ -93,6 +94,13 @@ def test_equal_victim_decisions_have_every_property(snap: NodeSnapshot) -> None:
     check_decision(snap, schedule_preemptive(snap, victims="equal"), victims="equal")
 
 
+def paper_order(c: Contender, capacity: tuple[float, ...]) -> tuple[float, float, float, int]:
+    """Victim order as §5.1 states it, written independently of `victim_key`: lowest priority
+    first, then the smaller requirement (J'_Rmin, as a share of the node), arrival, id."""
+    share = sum(r / k for r, k in zip(c.requirement, capacity, strict=True) if k)
+    return (c.priority, share, c.arrival, c.job)
+
+
 def brute_force_victims(
     head: Contender,
     candidates: list[Contender],
@@ -101,7 +109,7 @@ def brute_force_victims(
 ) -> set[int]:
     """Every subset of the candidates that makes room, and the one sparing the latest in victim
     order: its membership read from the last candidate down is lexicographically least."""
-    order = sorted(candidates, key=lambda c: victim_key(c, capacity))
+    order = sorted(candidates, key=lambda c: paper_order(c, capacity))
     best: tuple[int, ...] | None = None
     chosen: set[int] = set()
     for mask in product((0, 1), repeat=len(order)):
@@ -114,25 +122,62 @@ def brute_force_victims(
     return chosen
 
 
+def round_victims_match_brute_force(snap: NodeSnapshot, victims: str) -> None:
+    decision = schedule_preemptive(snap, victims=victims)
+    jobs = {c.job: c for c in snap.running + snap.waiting}
+    unstopped = {c.job for c in snap.running}
+    for rnd in decision.rounds:
+        head = jobs[rnd.head]
+        candidates = [
+            jobs[j]
+            for j in rnd.running
+            if jobs[j].priority < head.priority
+            or (victims == "equal" and jobs[j].priority == head.priority and j in unstopped)
+        ]
+        expected = brute_force_victims(head, candidates, rnd.free, snap.capacity)
+        assert set(rnd.victims) == expected, (rnd, expected)
+        unstopped -= set(rnd.victims)
+
+
+@st.composite
+def full_nodes(draw: st.DrawFn) -> NodeSnapshot:
+    """A node whose cores are all taken by jobs of priority -3..-1 (ties on purpose) and one
+    waiting job of priority 0 that does not fit: every example is a preemption round with
+    up to 8 candidates."""
+    kinds = draw(st.integers(2, 3))
+    capacity = (draw(st.integers(2, 8)), *(draw(st.integers(1, 6)) for _ in range(kinds - 1)))
+    free = list(capacity)
+    running = []
+    while free[0] >= 1:
+        cores = draw(st.integers(1, min(2, int(free[0]))))
+        rest = [draw(st.integers(0, int(f))) for f in free[1:]]
+        requirement = (cores, *rest)
+        free = [f - r for f, r in zip(free, requirement, strict=True)]
+        running.append(Contender(len(running), requirement, -float(draw(st.integers(1, 3))), 0))
+    head = Contender(
+        len(running),
+        (draw(st.integers(1, capacity[0])), *(draw(st.integers(0, c)) for c in capacity[1:])),
+        0.0,
+        1,
+    )
+    return NodeSnapshot(capacity, tuple(running), (head,))
+
+
+@settings(max_examples=300)
+@given(full_nodes())
+def test_victims_of_one_round_are_the_brute_force_choice(snap: NodeSnapshot) -> None:
+    """Differential, one round with many candidates: the victims against an enumeration of
+    every victim set, in the paper's order (lowest priority, then J'_Rmin)."""
+    round_victims_match_brute_force(snap, "lower")
+    check_victim_order(snap, schedule_preemptive(snap))
+
+
 @settings(max_examples=400)
 @given(node_snapshots(max_running=5, max_waiting=4, max_priority=6))
 def test_victims_are_the_brute_force_choice(snap: NodeSnapshot) -> None:
-    """Differential: each round's victims against an enumeration of every victim set."""
-    for victims in ("lower", "equal"):
-        decision = schedule_preemptive(snap, victims=victims)
-        jobs = {c.job: c for c in snap.running + snap.waiting}
-        unstopped = {c.job for c in snap.running}
-        for rnd in decision.rounds:
-            head = jobs[rnd.head]
-            candidates = [
-                jobs[j]
-                for j in rnd.running
-                if jobs[j].priority < head.priority
-                or (victims == "equal" and jobs[j].priority == head.priority and j in unstopped)
-            ]
-            expected = brute_force_victims(head, candidates, rnd.free, snap.capacity)
-            assert set(rnd.victims) == expected
-            unstopped -= set(rnd.victims)
+    """Differential, whole decisions (several rounds, both readings)."""
+    round_victims_match_brute_force(snap, "lower")
+    round_victims_match_brute_force(snap, "equal")
 
 
 @pytest.mark.timeout(10)
@@ -360,18 +405,22 @@ _VICTIM_KEY = victim_key
 
 def victims_highest_first(snap: NodeSnapshot) -> Decision:
     """The ascending pass takes the highest-priority candidates first."""
-    key = lambda c, capacity: (-c.priority, *_VICTIM_KEY(c, capacity)[1:])  # noqa: E731
+
+    def key(c: Contender, capacity: tuple[float, ...]) -> tuple[float, ...]:
+        priority, *rest = _VICTIM_KEY(c, capacity)
+        return (-priority, *rest)
+
     with mock.patch.object(decision_module, "victim_key", key):
         return schedule_preemptive(snap)
 
 
 def victims_largest_first(snap: NodeSnapshot) -> Decision:
     """Among equal priorities the larger requirement is taken first (J'_Rmin ignored)."""
-    key = lambda c, capacity: (
-        c.priority,
-        -_VICTIM_KEY(c, capacity)[1],
-        *_VICTIM_KEY(c, capacity)[2:],
-    )  # noqa: E731, E501
+
+    def key(c: Contender, capacity: tuple[float, ...]) -> tuple[float, ...]:
+        priority, size, *rest = _VICTIM_KEY(c, capacity)
+        return (priority, -size, *rest)
+
     with mock.patch.object(decision_module, "victim_key", key):
         return schedule_preemptive(snap)
 

@@ -61,7 +61,6 @@ from schedlib.preemption.decision import (
     apply_decision,
     free_vector,
     progress_made,
-    victim_key,
 )
 from schedlib.preemption.priority import overtake_window, starvation_bound
 from schedlib.preemption.resources import GridNode, Vector, add, fits, total
@@ -305,6 +304,15 @@ def check_victims_needed(
         expected = [r - a for r, a in zip(released, head.requirement, strict=True)]
 
 
+def _paper_victim_order(c: Contender, capacity: Vector) -> tuple[float, float, Time, JobId]:
+    """Victim order as §5.1 and SPEC A state it, restated here so that the checker does not
+    trust [`victim_key`][schedlib.preemption.decision.victim_key]: lowest priority first, then
+    the smaller requirement as a share of the node ($\\sum_k R^k / C^k$, the paper's $J'_{Rmin}$),
+    then arrival, then id."""
+    share = sum(r / k for r, k in zip(c.requirement, capacity, strict=True) if k)
+    return (c.priority, share, c.arrival, c.job)
+
+
 def check_victim_order(
     snapshot: NodeSnapshot,
     decision: Decision,
@@ -319,8 +327,9 @@ def check_victim_order(
     running just before it (the round's `running`) that $J$ may preempt
     (strictly lower priority; with `victims="equal"` also equal priority,
     running since before the decision and not yet stopped in it), in victim
-    order $C_1, \\dots, C_n$ ([`victim_key`][schedlib.preemption.decision.victim_key]:
-    lowest priority first, then the smaller requirement, the paper's $J'_{Rmin}$).
+    order $C_1, \\dots, C_n$ (lowest priority first, then the smaller requirement as a
+    share of the node, the paper's $J'_{Rmin}$, then arrival, then id: the order
+    [`victim_key`][schedlib.preemption.decision.victim_key] implements, restated here).
     With $S$ the round's victims, checks for every candidate
 
     $$ C_i \\in S \\iff R_J \\not\\le F + \\sum_{j < i} R_{C_j}
@@ -397,7 +406,7 @@ def check_victim_order(
         head = jobs[rnd.head]
         order = sorted(
             (jobs[j] for j in running if _candidate(jobs[j], head, equal, unstopped)),
-            key=lambda c: victim_key(c, capacity),
+            key=lambda c: _paper_victim_order(c, capacity),
         )
         chosen = set(rnd.victims)
         strays = chosen - {c.job for c in order}
