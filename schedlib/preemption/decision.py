@@ -427,7 +427,7 @@ def schedule_preemptive(snapshot: NodeSnapshot, *, victims: str = "lower") -> De
     >>> schedule_preemptive(snap)
     Decision(preempt=(4, 3), start=(9,))
 
-    Equal priorities (issue 29's case): under the default reading job 3
+    Equal priorities: under the default reading job 3
     waits; under Algorithm 1's line 5 it takes job 2's cores, and job 2,
     stopped, may not take them back within the decision:
 

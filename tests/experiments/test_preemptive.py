@@ -243,3 +243,18 @@ def test_a_small_run_judges_every_claim(capsys: pytest.CaptureFixture[str]) -> N
     found = json.loads(capsys.readouterr().out)
     assert [c["key"] for c in found] == [c.key for c in claims([])]
     assert all(c["rule"].startswith("rule:") and c["data"].startswith("synthetic") for c in found)
+
+
+def test_fig_4a_is_checked_on_can_at_every_iat() -> None:
+    """The claim is CAN''s, at every IAT (the old check used local under load > 1 only): a
+    tail that alpha = 0.5 raises at IAT 4 decides it, whatever local does."""
+    CAN = "internode CAN'"
+    rows = [
+        {**row(s, iat, r, tail10_node_wait=t + r, load=load), "alpha": alpha}
+        for s in (CAN, LOCAL)
+        for iat, load, tails in ((1.5, 2.4, (9000, 8000)), (4.0, 0.9, (80, 190)))
+        for alpha, t in zip((0.0, 0.5), tails if s == CAN else (9000, 8000), strict=True)
+        for r in range(5)
+    ]
+    assert verdict(rows, "alpha-lowers-tail-can") == "does not hold"
+    assert verdict(rows, "alpha-lowers-tail-local-2nn") == "holds"

@@ -305,7 +305,7 @@ def check_victims_needed(
 
 
 def _paper_victim_order(c: Contender, capacity: Vector) -> tuple[float, float, Time, JobId]:
-    """Victim order as §5.1 and SPEC A state it, restated here so that the checker does not
+    """Victim order as §5.1 states it (with our tie rules), restated so that the checker does not
     trust [`victim_key`][schedlib.preemption.decision.victim_key]: lowest priority first, then
     the smaller requirement as a share of the node ($\\sum_k R^k / C^k$, the paper's $J'_{Rmin}$),
     then arrival, then id."""
