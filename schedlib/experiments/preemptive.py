@@ -523,12 +523,12 @@ def sweep(runs: Sequence[Run], *, workers: int | None = None) -> list[dict[str, 
 
 def design(
     *,
-    nodes: int,
-    jobs: int,
-    iats: Sequence[float],
-    deltas: Sequence[float],
-    alphas: Sequence[float],
-    schedulers: Sequence[str],
+    nodes: int = 1000,
+    jobs: int = 5000,
+    iats: Sequence[float] = PAPER_IATS,
+    deltas: Sequence[float] = (5.0,),
+    alphas: Sequence[float] = (0.0, 0.5),
+    schedulers: Sequence[str] = DEFAULT_SCHEDULERS,
     victims: str = "lower",
     side: Sequence[str] = SIDE_STUDIES,
     replicates: int = REPLICATES,
@@ -538,6 +538,21 @@ def design(
     overhead: float = 0.0,
 ) -> list[Run]:
     """Every simulation of a run: the main grid and the side studies, for each replicate.
+
+    Parameters
+    ----------
+    nodes, jobs
+        Grid and workload sizes.
+    iats, deltas, alphas, schedulers
+        The main grid (every combination).
+    victims
+        The reading of the victims in the main grid.
+    side
+        The side studies to add ([`SIDE_STUDIES`][schedlib.experiments.preemptive.SIDE_STUDIES]).
+    replicates, seed
+        Replicates `0..replicates-1` of `seed`.
+    beta, accuracy, overhead
+        Fixed parameters.
 
     Raises
     ------
@@ -603,41 +618,18 @@ def design(
     return list(dict.fromkeys(out))
 
 
-def reproduce(
-    *,
-    nodes: int = 1000,
-    jobs: int = 5000,
-    iats: Sequence[float] = PAPER_IATS,
-    deltas: Sequence[float] = (5.0,),
-    alphas: Sequence[float] = (0.0, 0.5),
-    schedulers: Sequence[str] = DEFAULT_SCHEDULERS,
-    victims: str = "lower",
-    side: Sequence[str] = SIDE_STUDIES,
-    replicates: int = REPLICATES,
-    seed: int = 0,
-    beta: float = 1.0,
-    accuracy: float = 1.0,
-    overhead: float = 0.0,
-    workers: int | None = None,
-) -> list[dict[str, Any]]:
-    """The result rows: one per (configuration, replicate).
+def reproduce(*, workers: int | None = None, **options: Any) -> list[dict[str, Any]]:
+    """The result rows of a design: one per (configuration, replicate).
 
     Parameters
     ----------
-    nodes, jobs
-        Grid and workload sizes.
-    iats, deltas, alphas, schedulers
-        The main grid (every combination).
-    victims
-        The reading of the victims in the main grid.
-    side
-        The side studies to add ([`SIDE_STUDIES`][schedlib.experiments.preemptive.SIDE_STUDIES]).
-    replicates, seed
-        Replicates `0..replicates-1` of `seed`.
-    beta, accuracy, overhead
-        Fixed parameters.
     workers
         Processes for [`parallel_map`][schedlib.execution.parallel.parallel_map].
+    **options
+        The keyword options of [`design`][schedlib.experiments.preemptive.design]
+        (the paper's setting by default): `nodes`, `jobs`, `iats`, `deltas`,
+        `alphas`, `schedulers` (the main grid), `victims`, `side`,
+        `replicates`, `seed`, `beta`, `accuracy`, `overhead`.
 
     Returns
     -------
@@ -648,23 +640,10 @@ def reproduce(
     ------
     InvalidValueError
         For an unknown scheduler, an empty list or a bad value.
+    TypeError
+        For an unknown option.
     """
-    runs = design(
-        nodes=nodes,
-        jobs=jobs,
-        iats=iats,
-        deltas=deltas,
-        alphas=alphas,
-        schedulers=schedulers,
-        victims=victims,
-        side=side,
-        replicates=replicates,
-        seed=seed,
-        beta=beta,
-        accuracy=accuracy,
-        overhead=overhead,
-    )
-    return sweep(runs, workers=workers)
+    return sweep(design(**options), workers=workers)
 
 
 # -- aggregates ------------------------------------------------------------------------------
