@@ -86,20 +86,6 @@ def patch() -> Iterator[pytest.MonkeyPatch]:
         yield mp
 
 
-# -- every decision, every policy ----------------------------------------------------------
-
-
-@pytest.mark.parametrize("times", TIMES)
-@pytest.mark.parametrize("policy", EVERY_COMBINATION, ids=lambda p: p.name)
-@settings(max_examples=8)
-@given(data=st.data())
-def test_every_combination_decides_by_the_papers_rules(
-    policy: MetaPolicy, times: str, data: st.DataObject
-) -> None:
-    strategy, tolerance = TIMES[times]
-    check(data.draw(strategy), policy, tolerance)
-
-
 # -- the decisions, one by one -------------------------------------------------------------
 
 ONE = RuntimeMatrix(((1.0, 1.0),), ("even",))
@@ -348,3 +334,17 @@ def test_queue_order_checker_fails_on_a_last_come_first_served_queue(
         result = run((sites, RuntimeMatrix(((1.0,),), ("x",)), jobs), policy)
         with pytest.raises(AssertionError, match=match):
             check_queue_priority(result.record, estimates=result.estimates)
+
+
+# -- every decision, every policy ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("times", TIMES)
+@pytest.mark.parametrize("policy", EVERY_COMBINATION, ids=lambda p: p.name)
+@settings(max_examples=8)
+@given(data=st.data())
+def test_every_combination_decides_by_the_papers_rules(
+    policy: MetaPolicy, times: str, data: st.DataObject
+) -> None:
+    strategy, tolerance = TIMES[times]
+    check(data.draw(strategy), policy, tolerance)
