@@ -576,10 +576,19 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     _add_format_argument(sweep)
     sweep.set_defaults(handler=_cmd_sweep)
 
+    from schedlib.results.verdicts import rule_text
+
+    verdicts = (
+        "Each claim of the paper is printed with the data it was measured on and our estimate "
+        "over independent replicates (seed, replicate): "
+        + rule_text().removeprefix("rule: ")
+        + ". With --quick, each verdict is shown beside the documented full-size one."
+    )
     reproduce = commands.add_parser(
         "reproduce",
         help="reproduce a paper's experiment",
         description="Reproduce the experiment of one of the papers.",
+        epilog=verdicts,
     )
     experiments = reproduce.add_subparsers(dest="experiment", metavar="EXPERIMENT", required=True)
     if argv is not None and _command_of(argv) not in (None, "reproduce"):
@@ -588,14 +597,16 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         module = _reproduction(name)
         if module is None:
             continue
-        sub = experiments.add_parser(name, help=module.SUMMARY, description=module.SUMMARY)
+        sub = experiments.add_parser(
+            name, help=module.SUMMARY, description=module.SUMMARY, epilog=verdicts
+        )
         module.add_arguments(sub)
         _add_format_argument(sub)
         sub.set_defaults(handler=module.main)
     from schedlib.experiments import every_paper
 
     everything = experiments.add_parser(
-        "all", help=every_paper.SUMMARY, description=every_paper.SUMMARY
+        "all", help=every_paper.SUMMARY, description=every_paper.SUMMARY, epilog=verdicts
     )
     every_paper.add_arguments(everything)
     _add_format_argument(everything)

@@ -37,6 +37,7 @@ LAYERS: dict[str, int] = {
     "validation": 0,
     "collector": 0,
     "lazy": 0,
+    "replicates": 0,
     "engine": 1,
     "workloads": 1,
     "results": 1,

@@ -80,6 +80,7 @@ __all__ = [
     "add_arguments",
     "algorithms",
     "claims",
+    "data",
     "job_measures",
     "main",
     "plot",
@@ -580,6 +581,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_quick_argument(parser, {"trials": 5}, full_time="6 minutes", quick_time="5 s")
 
 
+def data(args: argparse.Namespace) -> str:
+    """The data of a run: the synthetic desktop grid and jobs, and the trials."""
+    return (
+        f"synthetic: 32 processors, {args.jobs} jobs of 128 tasks; {args.trials} trials "
+        f"(seed {args.seed})"
+    )
+
+
 def rows(args: argparse.Namespace, *, show_progress: bool = False) -> list[dict[str, Any]]:
     """The reproduction's rows for parsed options (no printing, no plot)."""
     settings = ExperimentSettings(
@@ -603,5 +612,5 @@ def main(args: argparse.Namespace) -> int:
     if args.plot:
         plot(table, args.plot)
     print_note(note, args.format)
-    print_results(table, claims(table), args)
+    print_results(table, claims(table), args, name=NAME)
     return 0

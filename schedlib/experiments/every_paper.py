@@ -8,8 +8,12 @@ is one row per claim: the paper, the claim, our figures and the verdict
 does not hold is a finding about the paper or about our reading of it (each
 reproduction page discusses it), not an error: the command exits 0.
 
-Everything runs on the data shipped with the package when `../shared/traces`
-is absent (the multi-site reproduction then uses the embedded SDSC-SP2 slice).
+Every paper's data is named in its progress line, in every claim row and in the
+summary: the synthetic generators with their replicates, and for the multi-site
+paper each trace as found (`--traces DIR`, `$SCHEDLIB_TRACES`, `./shared/traces`
+or `../shared/traces` from the working directory), or its own embedded slice
+(the first 5000 jobs of the real trace) when absent. With `--quick`, each claim
+also shows the documented full-size verdict and whether it differs.
 
 Examples
 --------
@@ -29,11 +33,13 @@ from typing import Any
 
 import attrs
 
-from schedlib.experiments import REPRODUCTIONS
+from schedlib.experiments import REPRODUCTIONS, documented
 from schedlib.experiments.catalog import parse_options
 from schedlib.experiments.claims import VERDICTS
-from schedlib.experiments.options import apply_quick
+from schedlib.experiments.documented import beside_full_size
+from schedlib.experiments.options import apply_quick, claims_text, judged
 from schedlib.results.tables import render
+from schedlib.results.verdicts import rule_text
 
 __all__ = [
     "SUMMARY",
@@ -43,6 +49,7 @@ __all__ = [
     "experiments",
     "main",
     "reproduce_all",
+    "run_reproduction",
     "verdict_counts",
 ]
 
@@ -67,17 +74,55 @@ class Outcome:
         The paper, as cited.
     note
         What `--quick` reduced, or `None` for the full sizes.
+    data
+        The data it ran on (trace, jobs, real or embedded; or the generator and
+        its replicates).
     seconds
         Wall-clock time of the run (the only figure that varies between runs).
     claims
-        One row per claim: `claim`, `ours`, `verdict`.
+        One judged row per claim: `key`, `claim`, `data`, `measure`, `ours`,
+        `expected`, `verdict`, and with `quick` the documented `full size` verdict.
+    rows
+        The reproduction's rows.
     """
 
     name: str
     paper: str
     note: str | None
+    data: str
     seconds: float
     claims: tuple[dict[str, str], ...]
+    rows: tuple[dict[str, Any], ...] = ()
+
+
+def run_reproduction(
+    name: str,
+    *,
+    quick: bool = False,
+    seed: int = 0,
+    workers: int | None = None,
+    traces: str | None = None,
+) -> Outcome:
+    """Run one reproduction with its default (or `--quick`) options and judge its claims."""
+    module = importlib.import_module(REPRODUCTIONS[name])
+    options: dict[str, Any] = {"quick": quick, "seed": seed, "workers": workers}
+    if traces is not None and _accepts(name, "traces"):
+        options["traces"] = traces
+    args = parse_options(name, options)
+    note = apply_quick(args)
+    began = time.perf_counter()
+    rows: list[dict[str, Any]] = module.rows(args)
+    seconds = time.perf_counter() - began
+    claims = judged(module.claims(rows))
+    if quick:
+        claims = beside_full_size(claims, documented.load(name))
+    return Outcome(name, module.PAPER, note, module.data(args), seconds, tuple(claims), tuple(rows))
+
+
+def _accepts(name: str, option: str) -> bool:
+    from schedlib.experiments.catalog import _parser
+
+    return any(action.dest == option for action in _parser(name)._actions)
 
 
 def reproduce_all(
@@ -85,6 +130,7 @@ def reproduce_all(
     quick: bool = False,
     seed: int = 0,
     workers: int | None = None,
+    traces: str | None = None,
     on_start: Callable[[int, int, str, ModuleType], None] | None = None,
     on_end: Callable[[Outcome], None] | None = None,
 ) -> list[Outcome]:
@@ -98,6 +144,8 @@ def reproduce_all(
         The `--seed` of every reproduction.
     workers
         Processes per reproduction (`None`: every CPU); the claims do not depend on it.
+    traces
+        The folder of the real traces (`--traces`), for the reproductions that read traces.
     on_start, on_end
         Called before each reproduction with (position, count, name, module) and
         after it with its [`Outcome`][schedlib.experiments.every_paper.Outcome]
@@ -111,25 +159,14 @@ def reproduce_all(
     Notes
     -----
     The running time is the sum of the reproductions' (their `--help` states
-    each): about 20 minutes, or 15-45 s with `quick=True` on a 2-core machine
-    (too long for a doctest: `tests/experiments/test_every_paper.py` runs it).
+    each); `tests/experiments/test_every_paper.py` runs the quick variant.
     """
     names = list(REPRODUCTIONS)
     outcomes = []
     for position, (name, module) in enumerate(experiments(), start=1):
         if on_start is not None:
             on_start(position, len(names), name, module)
-        args = parse_options(name, {"quick": quick, "seed": seed, "workers": workers})
-        note = apply_quick(args)
-        began = time.perf_counter()
-        rows: list[dict[str, Any]] = module.rows(args)
-        outcome = Outcome(
-            name,
-            module.PAPER,
-            note,
-            time.perf_counter() - began,
-            tuple(module.claims(rows)),
-        )
+        outcome = run_reproduction(name, quick=quick, seed=seed, workers=workers, traces=traces)
         outcomes.append(outcome)
         if on_end is not None:
             on_end(outcome)
@@ -141,7 +178,7 @@ def claim_rows(outcomes: list[Outcome]) -> list[dict[str, str]]:
 
     Examples
     --------
-    >>> o = Outcome("pgs", "Verboven et al. (2008)", None, 1.0,
+    >>> o = Outcome("pgs", "Verboven et al. (2008)", None, "synthetic", 1.0,
     ...             ({"claim": "c", "ours": "x", "verdict": "holds"},))
     >>> claim_rows([o])
     [{'paper': 'Verboven et al. (2008)', 'claim': 'c', 'ours': 'x', 'verdict': 'holds'}]
@@ -154,7 +191,7 @@ def verdict_counts(outcomes: list[Outcome]) -> dict[str, int]:
 
     Examples
     --------
-    >>> o = Outcome("pgs", "p", None, 1.0, ({"claim": "c", "ours": "x", "verdict": "holds"},))
+    >>> o = Outcome("pgs", "p", None, "d", 1.0, ({"claim": "c", "ours": "x", "verdict": "holds"},))
     >>> verdict_counts([o])
     {'holds': 1}
     """
@@ -167,15 +204,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--quick",
         action="store_true",
-        help="each reproduction's reduced sizes (stated in the output): about a minute "
-        "instead of about 20 minutes on a 2-core machine",
+        help="each reproduction's reduced sizes (stated in the output), each verdict shown "
+        "beside the documented full-size one",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of every reproduction (0)")
+    parser.add_argument(
+        "--traces",
+        metavar="DIR",
+        default=None,
+        help="folder of the real traces (default: $SCHEDLIB_TRACES, else ./shared/traces or "
+        "../shared/traces from the working directory; absent traces are replaced by their "
+        "embedded slices, and said so)",
+    )
     parser.add_argument("--workers", type=int, default=None, help="processes (default: every CPU)")
 
 
 def main(args: argparse.Namespace) -> int:
-    """Run every reproduction with a progress line each, then print the table of claims."""
+    """Run every reproduction with a progress line each, then print the claims and the summary."""
     if args.workers is not None and args.workers < 1:
         from schedlib.errors import InvalidValueError
 
@@ -187,20 +232,55 @@ def main(args: argparse.Namespace) -> int:
     def ended(outcome: Outcome) -> None:
         sizes = f" ({outcome.note})" if outcome.note else " (full sizes)"
         print(f"      done in {outcome.seconds:.1f} s{sizes}", file=sys.stderr, flush=True)
+        print(f"      data: {outcome.data}", file=sys.stderr, flush=True)
 
     outcomes = reproduce_all(
-        quick=args.quick, seed=args.seed, workers=args.workers, on_start=started, on_end=ended
+        quick=args.quick,
+        seed=args.seed,
+        workers=args.workers,
+        traces=args.traces,
+        on_start=started,
+        on_end=ended,
     )
-    rows = claim_rows(outcomes)
-    print(render(rows, args.format))
-    if args.format == "table":
-        counts = verdict_counts(outcomes)
-        total = sum(o.seconds for o in outcomes)
+    if args.format != "table":
+        rows = claim_rows(outcomes)
+        print(render([{**r, "rule": rule_text()} for r in rows], args.format))
+        return 0
+    for outcome in outcomes:
+        print(f"== {outcome.paper} ({outcome.name}) ==")
+        print(f"data: {outcome.data}")
+        print(claims_text(list(outcome.claims)).rsplit("\n\n", 1)[0])
         print()
-        print(
-            f"{len(rows)} claims of {len(outcomes)} papers: "
-            + ", ".join(f"{n} {verdict}" for verdict, n in counts.items())
-            + f"; {total:.0f} s"
-            + (" (quick sizes, stated above on standard error)" if args.quick else "")
-        )
+    print(summary(outcomes, quick=args.quick))
     return 0
+
+
+def summary(outcomes: list[Outcome], *, quick: bool) -> str:
+    """The closing lines of `reproduce all`: the verdict counts, the rule, and each paper's data.
+
+    Examples
+    --------
+    >>> o = Outcome("pgs", "P", "quick run", "synthetic, 2 runs", 1.0,
+    ...             ({"key": "k", "claim": "c", "ours": "x", "verdict": "holds",
+    ...               "full size": "holds (same)"},))
+    >>> print(summary([o], quick=True))  # doctest: +ELLIPSIS +NORMALIZE_WHITESPACE
+    1 claims of 1 papers: 1 holds; 1 s
+    (quick sizes: 0 verdicts differ from the documented full-size runs)
+    rule: ...
+    data:
+      P: synthetic, 2 runs
+    """
+    counts = verdict_counts(outcomes)
+    total = sum(o.seconds for o in outcomes)
+    rows = claim_rows(outcomes)
+    line = (
+        f"{len(rows)} claims of {len(outcomes)} papers: "
+        + ", ".join(f"{n} {verdict}" for verdict, n in counts.items())
+        + f"; {total:.0f} s"
+    )
+    if quick:
+        differ = sum(1 for r in rows if r.get("full size", "").endswith("(differs)"))
+        line += f" (quick sizes: {differ} verdicts differ from the documented full-size runs)"
+    lines = [line, rule_text(), "data:"]
+    lines += [f"  {o.paper}: {o.data}" for o in outcomes]
+    return "\n".join(lines)

@@ -101,6 +101,7 @@ __all__ = [
     "add_arguments",
     "burst_responses",
     "claims",
+    "data",
     "main",
     "make_workload",
     "measure",
@@ -489,7 +490,7 @@ def claims(rows: Sequence[dict[str, Any]]) -> list[dict[str, str]]:
     Examples
     --------
     >>> rows = reproduce(seeds=3, shape=QUICK_SHAPE, workers=1)
-    >>> [c["verdict"] in ("holds", "does not hold", "unclear") for c in claims(rows)]
+    >>> [c["verdict"] in ("holds", "does not hold", "inconclusive") for c in claims(rows)]
     [True, True]
     """
     per_seed: dict[str, dict[Any, dict[str, Any]]] = {}
@@ -799,6 +800,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def data(args: argparse.Namespace) -> str:
+    """The data of a run: the synthetic pool workload, and the seeds."""
+    which = "quick" if args.quick else "full"
+    return f"synthetic pool workload ({which} shape); {args.seeds} seeds from {args.seed}"
+
+
 def rows(args: argparse.Namespace) -> list[dict[str, Any]]:
     """The reproduction's rows for parsed options (no printing, no plot)."""
     shape = QUICK_SHAPE if args.quick else DEFAULT_SHAPE
@@ -833,5 +840,5 @@ def main(args: argparse.Namespace) -> int:
     if args.plot:
         (plot_sweep if args.sweep else plot_comparison)(table, args.plot)
     print_note(note, args.format)
-    print_results(table, claims(table), args)
+    print_results(table, claims(table), args, name=NAME)
     return 0

@@ -45,10 +45,8 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import random
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from schedlib.backfill import schedule
@@ -76,18 +74,18 @@ from schedlib.multisite import (
     simulate_multisite,
     with_load_factor,
 )
-from schedlib.workloads import load_workload
+from schedlib.workloads.locate import KNOWN_TRACES, TraceSource, find_trace, load_trace
 
 __all__ = [
     "LOAD_FACTORS",
     "PAPER",
     "TRACES",
     "claims",
+    "data",
     "paper_workload",
     "plot",
     "reproduce",
     "run_one",
-    "trace_path",
 ]
 
 NAME = "multisite"
@@ -101,49 +99,19 @@ SUMMARY = (
 LOAD_FACTORS = (1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
 """The paper's load factors (§3)."""
 
-TRACES: dict[str, tuple[str, int]] = {
-    "ctc": ("CTC-SP2-1996-3.1-cln.swf.gz", 430),
-    "sdsc": ("SDSC-SP2-1998-4.2-cln.swf.gz", 128),
-}
-"""Trace name -> (file in the traces folder, processors per site as in the paper)."""
-
 K_POLICIES = ("greedy-mr", "conservative-mr")
 """The policies of the $K$ sweep (§7)."""
 
-_TRACES_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "traces"
+TRACES = tuple(KNOWN_TRACES)
+"""The paper's traces by short name ([`KNOWN_TRACES`][schedlib.workloads.locate.KNOWN_TRACES])."""
 
 
-def trace_path(name: str) -> tuple[str | None, int | None, str]:
-    """Where trace `name` (`ctc`, `sdsc` or a file) is: `(path, processors, label)`.
-
-    The named traces are looked up in `$SCHEDLIB_TRACES`, else in
-    `../shared/traces` beside the repository; when absent, the embedded
-    SDSC-SP2 slice stands in (path `None`) and the label says so.
-
-    Raises
-    ------
-    InvalidValueError
-        For a file that does not exist.
-    """
-    if name in TRACES:
-        file, processors = TRACES[name]
-        folder = Path(os.environ.get("SCHEDLIB_TRACES", _TRACES_DIR))
-        if (folder / file).is_file():
-            return str(folder / file), processors, name
-        return None, 128, f"{name} (absent: embedded SDSC-SP2 slice)"
-    if not Path(name).is_file():
-        raise InvalidValueError("--trace", name, "is neither ctc, sdsc nor an existing file")
-    return name, None, Path(name).name
-
-
-def paper_workload(
-    path: str | None, processors: int | None, jobs: int, seed: int
-) -> tuple[int, tuple[Any, ...]]:
+def paper_workload(source: TraceSource, jobs: int, seed: int) -> tuple[int, tuple[Any, ...]]:
     """The first `jobs` jobs of a trace, four copies, classes drawn with `seed`.
 
     Returns the processors per site and the multi-site jobs.
     """
-    workload = load_workload(path, processors=processors, limit=jobs)
+    workload = load_trace(source, limit=jobs)
     size = workload.cluster.processors
     stream = multisite_workload(
         workload.jobs, sites=4, matrix=RuntimeMatrix.paper(), rng=random.Random(seed)
@@ -152,13 +120,14 @@ def paper_workload(
 
 
 def run_one(
-    item: tuple[str, str | None, int | None, int, int, str, int, str, float],
+    item: tuple[TraceSource, int, int, str, int, str, float],
 ) -> dict[str, Any]:
-    """One row: `(label, path, processors, jobs, seed, policy, k, selection, load factor)`."""
-    label, path, processors, jobs, seed, policy, k, selection, factor = item
-    size, stream = paper_workload(path, processors, jobs, seed)
+    """One row: `(trace, jobs, seed, policy, k, selection, load factor)`."""
+    source, jobs, seed, policy, k, selection, factor = item
+    size, stream = paper_workload(source, jobs, seed)
     row: dict[str, Any] = {
-        "trace": label,
+        "trace": source.name,
+        "data": "embedded slice" if source.embedded else "real trace",
         "jobs": jobs,
         "processors": size,
         "policy": policy,
@@ -203,12 +172,11 @@ def run_one(
 
 
 def _items(
-    traces: Sequence[str], jobs: int, seed: int, load_factors: Sequence[float]
+    sources: Sequence[TraceSource], jobs: int, seed: int, load_factors: Sequence[float]
 ) -> list[tuple[Any, ...]]:
     items: list[tuple[Any, ...]] = []
-    for name in traces:
-        path, processors, label = trace_path(name)
-        head = (label, path, processors, jobs, seed)
+    for source in sources:
+        head = (source, jobs, seed)
         for factor in load_factors:
             for policy in POLICIES:
                 k = 1 if policy == "greedy" else 4
@@ -222,12 +190,13 @@ def _items(
                     items.append((*head, policy, k, selection, factor))
             items.append((*head, policy, 4, "completion", factor))
     # Longest first (conservative, high load), so that the workers finish together.
-    return sorted(items, key=lambda it: (-("conservative" in it[5] or it[5] == "efficacy"), -it[8]))
+    return sorted(items, key=lambda it: (-("conservative" in it[3] or it[3] == "efficacy"), -it[6]))
 
 
 def reproduce(
     *,
     traces: Sequence[str] = ("ctc", "sdsc"),
+    traces_folder: str | None = None,
     jobs: int = 1000,
     seed: int = 0,
     load_factors: Sequence[float] = LOAD_FACTORS,
@@ -240,6 +209,10 @@ def reproduce(
     ----------
     traces
         `ctc`, `sdsc` or SWF files.
+    traces_folder
+        Where the named traces are (`--traces`); by default found as
+        [`find_trace`][schedlib.workloads.locate.find_trace] says, each
+        replaced by its own embedded slice when absent.
     jobs
         The first `jobs` jobs of each trace (the paper: 5000).
     seed
@@ -265,7 +238,13 @@ def reproduce(
         raise InvalidValueError("--jobs", jobs, "must be >= 1")
     if not load_factors or min(load_factors) <= 0:
         raise InvalidValueError("--load-factors", list(load_factors), "must be positive numbers")
-    items = _items(traces, jobs, seed, load_factors)
+    sources = [find_trace(name, folder=traces_folder) for name in traces]
+    if len({s.path for s in sources}) < len(sources):
+        raise InvalidValueError("--trace", list(traces), "names the same trace twice")
+    for source in sources:
+        if source.available_jobs is not None and jobs > source.available_jobs:
+            load_trace(source, limit=jobs)  # raises, naming the slice and --traces
+    items = _items(sources, jobs, seed, load_factors)
     done = [0]
 
     def advance(index: int, row: dict[str, Any]) -> None:
@@ -427,8 +406,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--trace",
         default="both",
-        help="ctc, sdsc, both (default) or an SWF file; a named trace absent from "
-        "../shared/traces falls back to the embedded SDSC-SP2 slice (said in the rows)",
+        help="ctc, sdsc, both (default) or an SWF file; a named trace is read from the traces "
+        "folder (--traces), else replaced by its own embedded slice (first 5000 jobs; said in "
+        "the rows)",
+    )
+    parser.add_argument(
+        "--traces",
+        metavar="DIR",
+        default=None,
+        help="folder of the real traces (default: $SCHEDLIB_TRACES, else ./shared/traces or "
+        "../shared/traces from the working directory)",
     )
     parser.add_argument(
         "--jobs", type=int, default=1000, help="first jobs of each trace (default 1000; paper 5000)"
@@ -450,11 +437,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _trace_names(args: argparse.Namespace) -> tuple[str, ...]:
+    return ("ctc", "sdsc") if args.trace == "both" else (args.trace,)
+
+
+def data(args: argparse.Namespace) -> str:
+    """The data of a run: each trace, real or embedded slice, with the jobs used."""
+    sources = [find_trace(name, folder=args.traces) for name in _trace_names(args)]
+    return "; ".join(source.describe(args.jobs) for source in sources) + (
+        f"; job classes drawn with seed {args.seed}"
+    )
+
+
 def rows(args: argparse.Namespace) -> list[dict[str, Any]]:
     """The reproduction's rows for parsed options (no printing, no plot)."""
-    traces = ("ctc", "sdsc") if args.trace == "both" else (args.trace,)
     return reproduce(
-        traces=traces,
+        traces=_trace_names(args),
+        traces_folder=args.traces,
         jobs=args.jobs,
         seed=args.seed,
         load_factors=_factors(args.load_factors),
@@ -471,5 +470,5 @@ def main(args: argparse.Namespace) -> int:
     if args.plot:
         plot(table, args.plot)
     print_note(note, args.format)
-    print_results(table, claims(table), args)
+    print_results(table, claims(table), args, name=NAME)
     return 0

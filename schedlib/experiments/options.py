@@ -18,18 +18,24 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from schedlib.errors import InvalidValueError
+from schedlib.experiments import documented
+from schedlib.experiments.claims import Claim, claim_rows, count_tested
+from schedlib.experiments.documented import beside_full_size
 from schedlib.results.tables import render
+from schedlib.results.verdicts import rule_text
 
 __all__ = [
     "add_claims_argument",
     "add_quick_argument",
     "apply_quick",
     "check_plot_target",
+    "claims_text",
+    "judged",
     "print_note",
     "print_results",
 ]
@@ -88,30 +94,86 @@ def add_claims_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def judged(claims: Sequence[Any]) -> list[dict[str, str]]:
+    """Claim rows from a module's `claims(rows)`: [`Claim`][schedlib.experiments.claims.Claim]
+    objects are judged together (see [`claim_rows`][schedlib.experiments.claims.claim_rows]);
+    rows already judged pass through."""
+    if claims and all(isinstance(c, Claim) for c in claims):
+        return claim_rows(claims)
+    return [dict(c) for c in claims]
+
+
+def claims_text(rows: Sequence[Mapping[str, str]]) -> str:
+    """The claims for a terminal: one block per claim, then the rule.
+
+    Examples
+    --------
+    >>> print(claims_text([{"claim": "A beats B (§4)", "data": "SDSC-SP2", "measure": "A - B",
+    ...                     "ours": "-3.0 s ± 1.0 (n = 5)", "expected": "< 0 s",
+    ...                     "verdict": "holds"}]))
+    1. A beats B (§4)
+       data: SDSC-SP2
+       measure: A - B
+       ours: -3.0 s ± 1.0 (n = 5); expected: < 0 s; verdict: holds
+    <BLANKLINE>
+    rule: ± is the half-width of the 95 % interval over independent replicates (Student t;
+    exact binomial for shares); a claim holds / does not hold when its one-sided test at 2.5 %,
+    Holm-corrected over the 1 claims tested, rejects the other side; otherwise inconclusive
+    """
+    blocks = []
+    for number, row in enumerate(rows, start=1):
+        lines = [f"{number}. {row['claim']}"]
+        for field in ("data", "measure"):
+            if row.get(field, "-") != "-":
+                lines.append(f"   {field}: {row[field]}")
+        last = f"   ours: {row['ours']}"
+        if row.get("expected", "-") != "-":
+            last += f"; expected: {row['expected']}"
+        last += f"; verdict: {row['verdict']}"
+        if "full size" in row:
+            last += f"; full size: {row['full size']}"
+        lines.append(last)
+        blocks.append("\n".join(lines))
+    return "\n".join(blocks) + "\n\n" + rule_text(count_tested(rows))
+
+
 def print_results(
-    table: list[dict[str, Any]], claims: list[dict[str, str]], args: argparse.Namespace
+    table: list[dict[str, Any]],
+    claims: Sequence[Any],
+    args: argparse.Namespace,
+    *,
+    name: str | None = None,
 ) -> None:
-    """Print the rows, then the claims below a table; only the claims with `--claims`.
+    """Print the rows, then the claims and their rule below a table; only the claims with
+    `--claims`. A `--quick` run shows each documented full-size verdict beside its own.
+
+    JSON and CSV claim rows carry the rule in a `rule` field.
 
     Examples
     --------
     >>> args = argparse.Namespace(format="json", claims=True)
-    >>> print_results([{"x": 1}], [{"claim": "c", "ours": "1", "verdict": "holds"}], args)
-    [
-      {
-        "claim": "c",
-        "ours": "1",
-        "verdict": "holds"
-      }
-    ]
+    >>> row = {"key": "c", "claim": "c", "data": "d", "measure": "m", "ours": "1",
+    ...        "expected": "< 2", "verdict": "holds"}
+    >>> import contextlib, io, json
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     print_results([{"x": 1}], [row], args)
+    >>> printed = json.loads(out.getvalue())
+    >>> printed[0]["verdict"], printed[0]["rule"][:40]
+    ('holds', 'rule: ± is the half-width of the 95 % in')
     """
+    rows = judged(claims)
+    if getattr(args, "quick", False) and name is not None:
+        rows = beside_full_size(rows, documented.load(name))
+    if args.format != "table":
+        rule = rule_text(count_tested(rows))
+        rows = [{**r, "rule": rule} for r in rows]
     if getattr(args, "claims", False):
-        print(render(claims, args.format))
+        print(claims_text(rows) if args.format == "table" else render(rows, args.format))
         return
     print(render(table, args.format))
-    if args.format == "table" and claims:
+    if args.format == "table" and rows:
         print()
-        print(render(claims, "table"))
+        print(claims_text(rows))
 
 
 def check_plot_target(path: str | None) -> None:

@@ -60,6 +60,7 @@ __all__ = [
     "TABLE_1_UPTIMES",
     "add_arguments",
     "claims",
+    "data",
     "job_set",
     "main",
     "paper_resources",
@@ -462,6 +463,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_quick_argument(parser, {"runs": 2}, full_time="15 s", quick_time="2 s")
 
 
+def data(args: argparse.Namespace) -> str:
+    """The data of a run: the paper's job sets on Table 1's resources, and the replicates."""
+    return (
+        f"synthetic: the paper's three job sets on Table 1's eight resources; "
+        f"{args.runs} runs (seed {args.seed}, replicates 0..{args.runs - 1})"
+    )
+
+
 def rows(args: argparse.Namespace) -> list[dict[str, Any]]:
     """The reproduction's rows for parsed options (no printing, no plot)."""
     return reproduce(
@@ -482,5 +491,5 @@ def main(args: argparse.Namespace) -> int:
     if args.plot:
         plot(table, args.plot)
     print_note(note, args.format)
-    print_results(table, claims(table), args)
+    print_results(table, claims(table), args, name=NAME)
     return 0

@@ -97,6 +97,7 @@ __all__ = [
     "Run",
     "add_arguments",
     "claims",
+    "data",
     "main",
     "make_jobs",
     "make_nodes",
@@ -761,6 +762,11 @@ def _results(args: argparse.Namespace) -> list[tuple[dict[str, Any], Any]]:
     return sweep(runs, workers=args.workers)
 
 
+def data(args: argparse.Namespace) -> str:
+    """The data of a run: the synthetic grid and jobs, and the seed."""
+    return f"synthetic: {args.nodes} nodes, {args.jobs} jobs per IAT; seed {args.seed}"
+
+
 def rows(args: argparse.Namespace) -> list[dict[str, Any]]:
     """The reproduction's rows for parsed options (no printing, no plot)."""
     return [row for row, _ in _results(args)]
@@ -775,5 +781,5 @@ def main(args: argparse.Namespace) -> int:
         plot(results, args.plot)
     table = [row for row, _ in results]
     print_note(note, args.format)
-    print_results(table, claims(table), args)
+    print_results(table, claims(table), args, name=NAME)
     return 0

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from schedlib.cli import main as cli
-from schedlib.experiments.multisite import claims, reproduce, trace_path
+from schedlib.experiments.multisite import claims, reproduce
 
 FIELDS = {
     "trace", "policy", "k", "selection", "load_factor", "mean_turnaround", "utilisation",
@@ -30,7 +30,12 @@ def test_rows_cover_the_grid_and_hold_the_documented_fields() -> None:
     for r in rows:
         assert 0 <= r["effective_utilisation"] <= r["utilisation"] <= 1
         assert r["messages"] >= r["minimum_messages"]
-    assert {c["verdict"] for c in claims(rows)} <= {"holds", "does not hold", "not run"}
+    assert {c["verdict"] for c in claims(rows)} <= {
+        "holds",
+        "does not hold",
+        "inconclusive",
+        "not run",
+    }
 
 
 def test_identical_rows_whatever_the_number_of_workers() -> None:
@@ -38,12 +43,26 @@ def test_identical_rows_whatever_the_number_of_workers() -> None:
     assert reproduce(workers=1, **kw) == reproduce(workers=2, **kw)
 
 
-def test_a_named_trace_that_is_absent_falls_back_to_the_embedded_slice(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_each_absent_trace_is_replaced_by_its_own_slice_and_said_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("SCHEDLIB_TRACES", str(tmp_path))
-    path, processors, label = trace_path("ctc")
-    assert path is None and processors == 128 and "embedded" in label
+    monkeypatch.setenv("SCHEDLIB_TRACES", str(tmp_path))  # an empty folder
+    rows = reproduce(jobs=20, load_factors=(1.0,), workers=1)
+    by_trace = {r["trace"]: r for r in rows if r["policy"] == "greedy"}
+    assert set(by_trace) == {"CTC-SP2", "SDSC-SP2"}
+    assert {r["data"] for r in rows} == {"embedded slice"}
+    assert by_trace["CTC-SP2"]["processors"] == 430
+    assert by_trace["CTC-SP2"]["mean_turnaround"] != by_trace["SDSC-SP2"]["mean_turnaround"]
+    assert cli(["reproduce", "multisite", "--jobs", "5001", "--load-factors", "1"]) == 2
+    assert "holds 5000 jobs" in capsys.readouterr().err
+
+
+def test_the_same_trace_twice_is_refused(traces_dir: Path) -> None:
+    from schedlib.errors import InvalidValueError
+
+    path = str(traces_dir / "SDSC-SP2-1998-4.2-cln.swf.gz")
+    with pytest.raises(InvalidValueError, match="same trace twice"):
+        reproduce(traces=(path, path), jobs=5, load_factors=(1.0,), workers=1)
 
 
 def test_cli_json_has_one_record_per_configuration(capsys: pytest.CaptureFixture[str]) -> None:

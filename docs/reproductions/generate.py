@@ -1,0 +1,98 @@
+"""Generate the reproduction pages: every number, table and figure on them comes from here.
+
+```text
+python docs/reproductions/generate.py [NAME ...] [--full] [--workers W]
+```
+
+For each reproduction `NAME` (default: all of them):
+
+- `--full` runs it at its full (default) sizes, stores what it found in
+  `schedlib/experiments/documented/NAME.json` (with the command, the commit and the
+  date) and draws the page's figures;
+- then it runs the `--quick` variant and fills every generated section of
+  `docs/reproductions/NAME.md` (`<!-- gen:KEY -->...<!-- /gen -->`) from the
+  documented full-size results and the quick run.
+
+Without `--full` only the page is regenerated from the stored results (a few
+seconds to a minute). `tests/experiments/test_pages.py` checks that each page
+says what this script would write. Commit the code first: the stored results name
+the commit they were made at, and a dirty tree is marked `-dirty`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import importlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _commit() -> str:
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", *args], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout.strip()
+
+    commit = git("rev-parse", "--short=10", "HEAD")
+    dirty = git("status", "--porcelain", "--untracked-files=no", "--", "schedlib")
+    return commit + ("-dirty" if dirty else "")
+
+
+def main(argv: list[str] | None = None) -> int:
+    sys.path.insert(0, str(ROOT))
+    from schedlib.experiments import REPRODUCTIONS, documented
+    from schedlib.experiments.every_paper import run_reproduction
+    from schedlib.experiments.pages import (
+        common_sections,
+        fill,
+        quick_document,
+        results_document,
+    )
+    from schedlib.results.tables import jsonable
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", choices=[*REPRODUCTIONS, []], metavar="NAME")
+    parser.add_argument("--full", action="store_true", help="run the full sizes and store them")
+    parser.add_argument("--workers", type=int, default=None, help="processes (default: all)")
+    args = parser.parse_args(argv)
+    for name in args.names or list(REPRODUCTIONS):
+        module = importlib.import_module(REPRODUCTIONS[name])
+        if args.full:
+            print(f"{name}: full run ...", file=sys.stderr, flush=True)
+            outcome = run_reproduction(name, workers=args.workers)
+            doc = results_document(
+                name=name,
+                command=f"schedlib reproduce {name}",
+                commit=_commit(),
+                date=datetime.date.today().isoformat(),
+                data=outcome.data,
+                rows=outcome.rows,
+                claims=outcome.claims,
+            )
+            target = ROOT / "schedlib" / "experiments" / "documented" / f"{name}.json"
+            target.parent.mkdir(exist_ok=True)
+            target.write_text(
+                json.dumps(jsonable(doc), indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+            )
+            for figure, draw in module.figures().items():
+                draw(outcome.rows, str(ROOT / "docs" / "reproductions" / figure))
+            print(f"{name}: {outcome.seconds:.0f} s, stored {target.name}", file=sys.stderr)
+        full = documented.load(name)
+        if full is None:
+            print(f"{name}: no documented results: run with --full first", file=sys.stderr)
+            return 2
+        quick = quick_document(name)
+        page = ROOT / "docs" / "reproductions" / f"{name}.md"
+        sections = {**common_sections(full, quick), **module.page_sections(full, quick)}
+        page.write_text(fill(page.read_text(encoding="utf-8"), sections), encoding="utf-8")
+        print(f"{name}: {page.relative_to(ROOT)} regenerated", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

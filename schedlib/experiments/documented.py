@@ -1,0 +1,88 @@
+"""The documented full-size results of each reproduction, shipped with the package.
+
+`docs/reproductions/generate.py NAME --full` runs reproduction `NAME` at its full
+(default) sizes and stores what it found in `schedlib/experiments/documented/NAME.json`:
+the command, the commit it ran at, the date, the data, the rows and the judged
+claims. The reproduction's page is generated from that file (and a test checks
+that the page still says what the file says), and a `--quick` run shows, beside
+each of its verdicts, the documented full-size verdict and whether they differ.
+
+A reproduction module may list in `QUICK_DIFFERS` (claim key -> reason) the
+claims whose quick verdict is known to differ from the full-size one; a test
+keeps that list exact (no difference unlisted, no listed claim that agrees).
+
+Examples
+--------
+>>> rows = [{"key": "k", "verdict": "holds"}, {"key": "new", "verdict": "holds"}]
+>>> doc = {"claims": [{"key": "k", "verdict": "does not hold"}]}
+>>> [r["full size"] for r in beside_full_size(rows, doc)]
+['does not hold (differs)', 'not documented']
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from importlib import resources
+from typing import Any
+
+__all__ = ["beside_full_size", "differing_claims", "load", "path_of"]
+
+
+def path_of(name: str) -> Any:
+    """The documented file of reproduction `name` (an `importlib.resources` traversable)."""
+    return resources.files("schedlib.experiments") / "documented" / f"{name}.json"
+
+
+def load(name: str) -> dict[str, Any] | None:
+    """The documented full-size results of reproduction `name`, or `None` if there are none."""
+    file = path_of(name)
+    if not file.is_file():
+        return None
+    result: dict[str, Any] = json.loads(file.read_text(encoding="utf-8"))
+    return result
+
+
+def beside_full_size(
+    rows: Sequence[Mapping[str, str]], documented: Mapping[str, Any] | None
+) -> list[dict[str, str]]:
+    """The claim rows with a `full size` column: the documented verdict, marked if it differs.
+
+    Parameters
+    ----------
+    rows
+        Judged claim rows (with `key` and `verdict`).
+    documented
+        The documented results ([`load`][schedlib.experiments.documented.load]).
+    """
+    full = {c["key"]: c["verdict"] for c in (documented or {}).get("claims", [])}
+    out = []
+    for row in rows:
+        verdict = full.get(row["key"])
+        if verdict is None:
+            shown = "not documented"
+        elif verdict == row["verdict"]:
+            shown = f"{verdict} (same)"
+        else:
+            shown = f"{verdict} (differs)"
+        out.append({**row, "full size": shown})
+    return out
+
+
+def differing_claims(
+    rows: Sequence[Mapping[str, str]], documented: Mapping[str, Any] | None
+) -> dict[str, tuple[str, str]]:
+    """Claims whose verdict differs from the documented one: key -> (this run, documented).
+
+    Examples
+    --------
+    >>> differing_claims([{"key": "a", "verdict": "holds"}],
+    ...                  {"claims": [{"key": "a", "verdict": "inconclusive"}]})
+    {'a': ('holds', 'inconclusive')}
+    """
+    full = {c["key"]: c["verdict"] for c in (documented or {}).get("claims", [])}
+    return {
+        row["key"]: (row["verdict"], full[row["key"]])
+        for row in rows
+        if row["key"] in full and full[row["key"]] != row["verdict"]
+    }
