@@ -523,20 +523,23 @@ def run(mutant: Mutant, timeout: float, verbose: bool) -> tuple[str, float, str]
 
 
 def kill_rates(results: dict[str, dict[str, object]]) -> list[tuple[str, int, int, int]]:
-    """`(family, killed, counted, errors)` per family, in the order of `MUTANTS`, then all."""
+    """`(family, killed, counted, errors)` per family (in the order of `MUTANTS`), then all.
+
+    A timeout counts as killed; an error (the tests did not run) is counted apart.
+    """
+    order = list(dict.fromkeys(m.family for m in MUTANTS))
     rows: dict[str, list[int]] = {}
-    for m in MUTANTS:
-        if m.name not in results:
-            continue
-        outcome = str(results[m.name]["outcome"])
-        row = rows.setdefault(m.family, [0, 0, 0])
+    for result in results.values():
+        outcome = str(result["outcome"])
+        row = rows.setdefault(str(result["family"]), [0, 0, 0])
         if outcome in COUNTED:
             row[1] += 1
             row[0] += outcome != "survived"
         else:
             row[2] += 1
+    families = sorted(rows, key=lambda f: order.index(f) if f in order else len(order))
     total = [sum(r[i] for r in rows.values()) for i in range(3)]
-    return [(f, *r) for f, r in rows.items()] + [("all", *total)]  # type: ignore[misc]
+    return [(f, *rows[f]) for f in families] + [("all", *total)]  # type: ignore[misc]
 
 
 def table(results: dict[str, dict[str, object]]) -> str:
@@ -551,7 +554,7 @@ def table(results: dict[str, dict[str, object]]) -> str:
         lines.append(
             f"| {name} | {counted + errors} | {killed} | {counted - killed} | {errors} | {rate} |"
         )
-    survivors = [m.name for m in MUTANTS if results.get(m.name, {}).get("outcome") == "survived"]
+    survivors = [name for name, r in results.items() if r["outcome"] == "survived"]
     if survivors:
         lines.append("")
         lines.append("Surviving: " + ", ".join(f"`{name}`" for name in survivors) + ".")
