@@ -616,18 +616,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
     chosen = MUTANTS
-    if args.only:
-        names = set(args.only.split(","))
-        unknown = names - {m.name for m in MUTANTS}
-        if unknown:
-            parser.error(f"unknown mutants: {', '.join(sorted(unknown))}")
-        chosen = tuple(m for m in chosen if m.name in names)
-    if args.family:
-        wanted = set(args.family.split(","))
-        unknown = wanted - {m.family for m in MUTANTS}
-        if unknown:
-            parser.error(f"unknown families: {', '.join(sorted(unknown))}")
-        chosen = tuple(m for m in chosen if m.family in wanted)
+    for option, field, what in (
+        (args.only, "name", "mutants"),
+        (args.family, "family", "families"),
+    ):
+        if option:
+            wanted = set(option.split(","))
+            unknown = wanted - {getattr(m, field) for m in MUTANTS}
+            if unknown:
+                parser.error(f"unknown {what}: {', '.join(sorted(unknown))}")
+            chosen = tuple(m for m in chosen if getattr(m, field) in wanted)
     if args.list:
         for m in chosen:
             print(f"{m.name:40} {m.family:12} {m.path}: {m.note}")

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_right
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -137,11 +138,7 @@ class Reference:
         raise AssertionError("a job that fits its site always fits after everything ends")
 
     def earliest_start_behind_running(
-        self,
-        s: int,
-        now: float,
-        procs: int,
-        extra: list[tuple[float, int]] = (),  # type: ignore[assignment]
+        self, s: int, now: float, procs: int, extra: Sequence[tuple[float, int]] = ()
     ) -> float:
         """EASY: the earliest time `procs` processors are free, from the planned ends."""
         ends = [(r.planned, r.job.procs) for r in self.running[s]] + list(extra)
