@@ -418,7 +418,9 @@ def test_our_own_output_round_trips(tmp_path: Path) -> None:
 @st.composite
 def scrambled(draw: st.DrawFn) -> tuple[Schedule, RunRecord, int]:
     """A schedule with random starts and places (often wrong), and the same as a record."""
-    cluster, jobs = draw(parallel_instances(max_processors=6, max_jobs=8, runtimes="exact"))
+    cluster, jobs = draw(
+        parallel_instances(max_processors=6, max_jobs=8, runtimes="exact", times="integer")
+    )
     capacity = cluster.processors
     starts, ends, places = {}, {}, {}
     for job in jobs:
