@@ -46,7 +46,6 @@ from schedlib.testing.invariants import (
 )
 from schedlib.testing.mutation import mutant
 from schedlib.testing.strategies import multisite_instances
-from schedlib.testing.strategies.multisite import PAPER_FACTORS
 
 Instance = tuple[tuple[Site, ...], RuntimeMatrix, tuple[MultiSiteJob, ...]]
 
@@ -58,8 +57,8 @@ EVERY_COMBINATION = [
 ]
 BOUNDS = {"max_sites": 4, "max_processors": 4, "max_jobs": 8, "max_submit": 6}
 TIMES = {
-    "integer": (multisite_instances(**BOUNDS, max_requested_time=6), 0.0),
-    "float": (multisite_instances(**BOUNDS, max_requested_time=6, factors=PAPER_FACTORS), 1e-9),
+    times: multisite_instances(**BOUNDS, max_requested_time=6, times=times)
+    for times in ("integer", "float")
 }
 
 
@@ -69,14 +68,18 @@ def runtimes(instance: Instance) -> dict[int, list[float]]:
     return {j.id: [j.runtime * f for f in matrix.factors[j.job_class]] for j in jobs}
 
 
-def run(instance: Instance, policy: MetaPolicy | str) -> MultiSiteRun:
+def run(instance: Instance, policy: MetaPolicy | str, reserve: bool = True) -> MultiSiteRun:
+    """The run, reservations logged; `reserve`: conservative sites reserve on arrival."""
     sites, matrix, jobs = instance
-    return simulate_multisite(jobs, sites, policy, matrix=matrix, log_reservations=True)
+    return simulate_multisite(
+        jobs, sites, policy, matrix=matrix, log_reservations=True, reserve_on_arrival=reserve
+    )
 
 
-def check(instance: Instance, policy: MetaPolicy | str, tolerance: float = 0.0) -> MultiSiteRun:
-    result = run(instance, policy)
-    check_multisite_run(result, runtimes=runtimes(instance), tolerance=tolerance)
+def check(instance: Instance, policy: MetaPolicy | str, reserve: bool = True) -> MultiSiteRun:
+    """The run, with every checker (ties exact: loads and efficacies are compared exactly)."""
+    result = run(instance, policy, reserve)
+    check_multisite_run(result, runtimes=runtimes(instance), tolerance=0)
     return result
 
 
@@ -119,34 +122,54 @@ def test_admission_checker_fails_when_a_tie_drops_the_ready_copy(
         check_admission(result.record, estimates=result.estimates)
 
 
+# Job 2 runs twice as fast at c (efficacy 1 there, 1/2 at a and b); jobs 0 and 1 have
+# efficacy 1 everywhere.
 EFFICACY_ORDER = (
     (Site("a", 1), Site("b", 1), Site("c", 1)),
     RuntimeMatrix(((1.0, 1.0, 1.0), (1.0, 1.0, 0.5)), ("even", "fast at c")),
-    unit_jobs(0, 1),
+    unit_jobs(0, 0, 1),
 )
 
 
-def test_efficacy_queues_serve_the_highest_efficacy_first() -> None:
+def test_compression_serves_the_highest_efficacy_first() -> None:
     """§6: each site serves the highest efficacy first, FCFS among equals.
 
-    Job 1 runs twice as fast at c (efficacy 1 there, 1/2 at a and b); job 0 has
-    efficacy 1 everywhere. At a, job 0 goes first and takes [0, 1); at c they tie and
-    job 0 (first come) holds [0, 1) there too, so job 0 starts at a, its copy at c goes,
-    and job 1 runs at c from 0 to 0.5. Served lowest efficacy first, a would start
-    job 1 at once, to end at 1.0.
+    Each copy is reserved on arrival: job 0 at 0, job 1 at 1, job 2 at 2 on every
+    site. Job 0 starts at a; its copies at b and c go, and both sites compress in
+    priority order: at b job 1 (efficacy 1) takes the slot at 0 before job 2 (1/2);
+    job 1 starts there, and at c job 2 (efficacy 1) moves up to 0 and runs to 0.5.
+    Served lowest efficacy first, b would start job 2 at 0, to end at 1.0.
     """
     result = check(EFFICACY_ORDER, EFFICACY)
-    ends = {x[0]: (x[1], x[3]) for x in result.executions()}
-    assert ends == {0: (0, 1.0), 1: (2, 0.5)}
+    assert {x[0]: (x[1], x[3]) for x in result.executions()} == {
+        0: (0, 1.0),
+        1: (1, 1.0),
+        2: (2, 0.5),
+    }
 
 
+def test_copies_of_one_instant_are_placed_in_efficacy_order() -> None:
+    """§6, copies placed together at the pass (`reserve_on_arrival=False`).
+
+    Jobs 0 and 2: at a job 0 (efficacy 1) is placed before job 2 (1/2) and takes
+    [0, 1); at c they tie and job 0, first come, holds [0, 1) too; job 0 starts at a,
+    its copy at c goes, and job 2 runs at c from 0 to 0.5. Placed lowest efficacy
+    first, a would start job 2 at once, to end at 1.0.
+    """
+    sites, matrix, _ = EFFICACY_ORDER
+    result = check((sites, matrix, unit_jobs(0, 1)), EFFICACY, reserve=False)
+    assert {x[0]: (x[1], x[3]) for x in result.executions()} == {0: (0, 1.0), 1: (2, 0.5)}
+
+
+@pytest.mark.parametrize("reserve", [True, False])
 def test_queue_order_checker_fails_when_lowest_efficacy_comes_first(
-    patch: pytest.MonkeyPatch,
+    patch: pytest.MonkeyPatch, reserve: bool
 ) -> None:
     inverted = mutant(policies.queue_key, "-efficacy if", "efficacy if")
     patch.setattr(model_module, "queue_key", inverted)
-    result = run(EFFICACY_ORDER, EFFICACY)
-    with pytest.raises(AssertionError, match="against the queue order"):
+    sites, matrix, jobs = EFFICACY_ORDER
+    result = run((sites, matrix, jobs if reserve else unit_jobs(0, 1)), EFFICACY, reserve)
+    with pytest.raises(AssertionError, match="queue order"):
         check_queue_priority(result.record, estimates=result.estimates)
 
 
@@ -162,10 +185,10 @@ def test_efficacy_is_relative_to_the_sites_a_job_was_sent_to() -> None:
 
     With one copy each, every job has efficacy 1 at its site and each queue is FCFS:
     job 1, the only one sent to b (where it is twice as slow as at a), runs there first,
-    from 0 to 2, before job 4. Relative to every site it would have efficacy 1/2 and
-    wait behind job 4.
+    from 0 to 2, before job 4 (the copies placed together at the pass, in queue order).
+    Relative to every site it would have efficacy 1/2 and wait behind job 4.
     """
-    result = check(ONE_COPY, EFFICACY.with_copies(1, "load"))
+    result = check(ONE_COPY, EFFICACY.with_copies(1, "load"), reserve=False)
     at_b = sorted((x[2], x[0]) for x in result.executions() if x[1] == 1)
     assert at_b == [(0, 1), (2.0, 4)]
 
@@ -179,7 +202,7 @@ def test_queue_order_checker_fails_when_efficacy_counts_every_site(
         "best = min(estimates)",
     )
     patch.setattr(model_module.MultiSiteModel, "_submit_job", everywhere)
-    result = run(ONE_COPY, EFFICACY.with_copies(1, "load"))
+    result = run(ONE_COPY, EFFICACY.with_copies(1, "load"), reserve=False)
     with pytest.raises(AssertionError, match="against the queue order"):
         check_queue_priority(result.record, estimates=result.estimates)
 
@@ -210,7 +233,8 @@ def test_greedy_sends_each_job_to_the_least_loaded_site() -> None:
 def test_site_choice_checker_fails_when_the_load_adds_elapsed_time(
     patch: pytest.MonkeyPatch,
 ) -> None:
-    patch.setattr(SiteCore, "load", mutant(SiteCore.load, "- now *", "+ now *"))
+    elapsed = mutant(SiteCore.load, "- ((n * self.running_procs)", "+ ((n * self.running_procs)")
+    patch.setattr(SiteCore, "load", elapsed)
     result = run(LEAST_LOADED, GREEDY)
     with pytest.raises(AssertionError, match=r"site 0 .* left out while site 1"):
         check_site_choice(result.record, estimates=result.estimates)
@@ -263,25 +287,6 @@ RESTART = (
 )
 
 
-def test_a_copy_stopped_for_a_faster_one_gives_its_processors_back() -> None:
-    """§5, cancel-slower: a job restarted at a faster site frees the slower one at once.
-
-    Job 0 runs at b (twice as fast) over [0, 0.5); job 1 starts at a at 0 and keeps its
-    copy at b, where it restarts at 0.5 (done by 1.0 instead of 1.0 at a: a tie keeps
-    the ready copy), and is stopped at a; job 2 then starts at a at 0.5, on the
-    processor job 1 gave back.
-    """
-    for policy in (CONSERVATIVE_MR_SLOWER, CONSERVATIVE_MR_SLOWER.with_copies(2, "load")):
-        result = check(RESTART, policy)
-        assert sorted(result.executions()) == [
-            (0, 1, 0, 0.5, 1, True),
-            (1, 0, 0, 0.5, 1, False),
-            (1, 1, 0.5, 1.0, 1, True),
-            (2, 0, 0.5, 1.0, 1, False),
-            (2, 1, 1.0, 1.5, 1, True),
-        ]
-
-
 def test_cancelled_executions_count_with_efficacy_zero() -> None:
     """§4: effective utilisation weights each execution's cycles by its efficacy there.
 
@@ -293,6 +298,25 @@ def test_cancelled_executions_count_with_efficacy_zero() -> None:
     result = check(RESTART, CONSERVATIVE_MR_SLOWER)
     assert result.effective_utilisation == 0.5
     assert result.utilisation == pytest.approx(2.5 / 3)
+
+
+def test_a_copy_stopped_for_a_faster_one_gives_its_processors_back() -> None:
+    """§5, cancel-slower: a job restarted at a faster site frees the slower one at once.
+
+    Job 0 runs at b (twice as fast) over [0, 0.5); job 1 starts at a at 0 (done by 1)
+    and keeps its faster copy at b. At 0.5 that copy is due and would complete at 1 too:
+    a tie keeps the copy that is ready, so job 1 restarts at b and is stopped at a;
+    job 2 then starts at a at 0.5, on the processor job 1 gave back.
+    """
+    for policy in (CONSERVATIVE_MR_SLOWER, CONSERVATIVE_MR_SLOWER.with_copies(2, "load")):
+        result = check(RESTART, policy)
+        assert sorted(result.executions()) == [
+            (0, 1, 0, 0.5, 1, True),
+            (1, 0, 0, 0.5, 1, False),
+            (1, 1, 0.5, 1.0, 1, True),
+            (2, 0, 0.5, 1.0, 1, False),
+            (2, 1, 1.0, 1.5, 1, True),
+        ]
 
 
 def test_utilisation_checker_fails_when_stopped_executions_keep_their_efficacy(
@@ -331,7 +355,7 @@ def test_queue_order_checker_fails_on_a_last_come_first_served_queue(
     sites = (Site("a", 2),)
     jobs = tuple(MultiSiteJob(i, 0, 2, 5, 5) for i in range(3))
     for policy, match in ((CONSERVATIVE_MR, "against the queue order"), ("greedy", "the head")):
-        result = run((sites, RuntimeMatrix(((1.0,),), ("x",)), jobs), policy)
+        result = run((sites, RuntimeMatrix(((1.0,),), ("x",)), jobs), policy, reserve=False)
         with pytest.raises(AssertionError, match=match):
             check_queue_priority(result.record, estimates=result.estimates)
 
@@ -346,5 +370,4 @@ def test_queue_order_checker_fails_on_a_last_come_first_served_queue(
 def test_every_combination_decides_by_the_papers_rules(
     policy: MetaPolicy, times: str, data: st.DataObject
 ) -> None:
-    strategy, tolerance = TIMES[times]
-    check(data.draw(strategy), policy, tolerance)
+    check(data.draw(TIMES[times]), policy, reserve=data.draw(st.booleans(), "reserve on arrival"))

@@ -53,6 +53,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from schedlib.model import EventKind, JobEvent, JobId, RunRecord, Time
@@ -570,12 +571,19 @@ class _Sites:
                 return t
         raise AssertionError(f"no start for {procs} processors at site {site}")  # pragma: no cover
 
-    def load(self, site: int, now: Time) -> float:
-        """Instantaneous load (§4): remaining processor-seconds per processor."""
+    def load(self, site: int, now: Time) -> Fraction:
+        """Instantaneous load (§4): remaining processor-seconds per processor, exactly.
+
+        Exact rational arithmetic on the float times (each one is a dyadic
+        rational), so that equal loads tie whatever the order of the sums.
+        """
         d = self.estimates
-        queued = sum(self.procs[j] * d[j][site] for j in self.waiting[site])
-        running = sum(self.procs[j] * (s + d[j][site] - now) for j, s in self.running[site].items())
-        return float(queued + running) / self.sizes[site]
+        queued = sum(self.procs[j] * Fraction(d[j][site]) for j in self.waiting[site])
+        running = sum(
+            self.procs[j] * (Fraction(s + d[j][site]) - Fraction(now))
+            for j, s in self.running[site].items()
+        )
+        return Fraction(queued + running) / self.sizes[site]
 
     def expected(self, site: int, job: JobId, now: Time, conservative: bool) -> Time:
         """When `job` would complete at `site`, as the site answers a query now."""
@@ -588,17 +596,22 @@ class _Sites:
             return self.earliest_fit(site, now, self.procs[job], d) + d
         return self.earliest_start(site, now, self.procs[job]) + d
 
-    def key(self, site: int, job: JobId, priority: str) -> tuple[float, Time, JobId]:
-        """The copy's place in the site's queue: `(-efficacy or 0, submit, id)` (§6)."""
-        first = 0.0
+    def key(self, site: int, job: JobId, priority: str) -> tuple[Fraction, Time, JobId]:
+        """The copy's place in the site's queue: `(-efficacy or 0, submit, id)` (§6).
+
+        The efficacy is the exact ratio of the two float times: equal ratios tie.
+        """
+        first = Fraction(0)
         if priority == "efficacy":
             best = min(self.estimates[job][s] for s in self.assigned[job])
-            first = -(best / self.estimates[job][site])
+            first = -(Fraction(best) / Fraction(self.estimates[job][site]))
         return (first, self.submit[job], job)
 
 
-def _close(a: float, b: float, tolerance: float) -> bool:
-    return abs(a - b) <= tolerance * max(1.0, abs(a), abs(b))
+def _close(a: float | Fraction, b: float | Fraction, tolerance: float) -> bool:
+    """Whether `a` and `b` differ by at most `tolerance` relative to their size (0: equal)."""
+    x, y = float(a), float(b)
+    return a == b or abs(x - y) <= tolerance * max(1.0, abs(x), abs(y))
 
 
 def check_site_choice(
@@ -661,11 +674,12 @@ def check_site_choice(
     events = record.events
     for i, e in enumerate(events):
         if e.kind is EventKind.SUBMIT:
-            chosen = []
+            chosen = []  # its ASSIGN entries (each may be followed by its reservation there)
             for later in events[i + 1 :]:
-                if later.kind is not EventKind.ASSIGN or later.job != e.job:
+                if later.job != e.job or later.kind not in (EventKind.ASSIGN, EventKind.RESERVE):
                     break
-                chosen.append(later.place[0])
+                if later.kind is EventKind.ASSIGN:
+                    chosen.append(later.place[0])
             _verify_choice(state, e.job, e.time, chosen, selection, copies, conservative, tolerance)
         state.apply(e)
 
@@ -695,7 +709,7 @@ def _verify_choice(
             f"job {job} sent to sites {chosen} at t={now}: expected {wanted} distinct sites, "
             f"ascending, among those large enough {fitting}"
         )
-    value = {}
+    value: dict[int, float | Fraction] = {}
     for s in fitting:
         if selection == "load":
             value[s] = state.load(s, now)
@@ -714,8 +728,8 @@ def _verify_choice(
             if (value[o] < value[c] and not tie) or (tie and tolerance == 0 and o < c):
                 rule = " (ties go to the lowest index)" if tie else ""
                 raise AssertionError(
-                    f"job {job} at t={now}: site {o} ({what} {value[o]}) left out while site "
-                    f"{c} ({what} {value[c]}) was chosen{rule}"
+                    f"job {job} at t={now}: site {o} ({what} {float(value[o])}) left out while "
+                    f"site {c} ({what} {float(value[c])}) was chosen{rule}"
                 )
 
 
@@ -846,11 +860,16 @@ def check_queue_priority(
     \\text{id})$ under FCFS. Read from the `RESERVE` entries
     (`log_reservations=True`):
 
-    - conservative sites: the reservations one pass makes or moves (a run of
+    - conservative sites: the reservations one plan makes or moves (a run of
       `RESERVE` entries of one site at one instant) are made in ascending key
       order, each at its earliest fit given the running copies and every
       reservation held at that moment (its own old one excepted), and never
-      later than its old one;
+      later than its old one; when room was freed at the site since its last
+      plan (an early end, a stopped copy, a withdrawn reservation) the plan
+      compresses: every copy in key order is re-placed at its earliest fit, so a
+      copy the plan did not move must not fit earlier at its turn either (a
+      higher priority gets the freed room first); without freed room, a plan
+      only places new copies;
     - EASY sites: the reservation is held by the first waiting copy in key
       order, at its earliest start behind the running copies (its shadow time).
 
@@ -873,51 +892,104 @@ def check_queue_priority(
     ...     capacity=1, parameters={"local": "conservative", "priority": "fcfs"})
     >>> check_queue_priority(bad, estimates={1: (1,), 2: (1,)}, sites=[1])
     Traceback (most recent call last):
-    AssertionError: site 0 at t=0: job 1 reserved after job 2, against the queue order (fcfs)
+    AssertionError: site 0 at t=0: job 2 reserved before job 1, against the queue order (fcfs)
     """
     sizes = _sizes(record, sites)
     priority = record.parameter("priority", "fcfs")
     conservative = record.parameter("local") == "conservative"
     state = _Sites(record, sizes, estimates)
-    previous: JobEvent | None = None
-    for e in record.events:
+    events = record.events
+    freed = [False] * len(sizes)  # room freed at the site since its last plan
+    last_submit: Time | None = None
+    i = 0
+    while i < len(events):
+        e = events[i]
+        if e.kind is EventKind.RESERVE and conservative:
+            group = [e]
+            while (
+                i + len(group) < len(events)
+                and events[i + len(group)].kind is EventKind.RESERVE
+                and events[i + len(group)].place == e.place
+                and events[i + len(group)].time == e.time
+            ):
+                group.append(events[i + len(group)])
+            _verify_plan(state, group, priority, freed[e.place[0]], tolerance)
+            freed[e.place[0]] = False
+            i += len(group)
+            continue
         if e.kind is EventKind.RESERVE:
-            assert e.at is not None
-            site, now = e.place[0], e.time
-            key = state.key(site, e.job, priority)
-            if conservative:
-                same_pass = (
-                    previous is not None
-                    and previous.kind is EventKind.RESERVE
-                    and previous.place == e.place
-                    and previous.time == now
-                )
-                if same_pass and state.key(site, previous.job, priority) > key:  # type: ignore[union-attr]
-                    raise AssertionError(
-                        f"site {site} at t={now}: job {e.job} reserved after job "
-                        f"{previous.job}, against the queue order ({priority})"  # type: ignore[union-attr]
-                    )
-                old = state.reserved[site].get(e.job)
-                fit = state.earliest_fit(
-                    site, now, state.procs[e.job], estimates[e.job][site], e.job
-                )
-                if not _close(e.at, fit, tolerance) or (old is not None and e.at > old):
-                    raise AssertionError(
-                        f"site {site} at t={now}: job {e.job} reserved at {e.at}, its earliest "
-                        f"fit in queue order is {fit}"
-                        + (f" (held {old})" if old is not None else "")
-                    )
-            else:
-                first = min(state.waiting[site], key=lambda j: state.key(site, j, priority))
-                shadow = state.earliest_start(site, now, state.procs[e.job])
-                if first != e.job or not _close(e.at, shadow, tolerance):
-                    raise AssertionError(
-                        f"site {site} at t={now}: job {e.job} holds the reservation at {e.at}; "
-                        f"the head in queue order ({priority}) is job {first}, whose earliest "
-                        f"start is {state.earliest_start(site, now, state.procs[first])}"
-                    )
+            _verify_head(state, e, priority, tolerance)
+        elif e.kind is EventKind.SUBMIT and e.time != last_submit:
+            freed = [False] * len(sizes)  # before an instant's arrivals, every site compressed
+            last_submit = e.time
+        elif e.kind is EventKind.RETURN and e.job in state.reserved[e.place[0]]:
+            freed[e.place[0]] = True
+        elif e.kind in _ENDS and e.place:
+            site = _site(e.place, state.offsets)
+            start = state.running[site].get(e.job)
+            if start is not None and start + estimates[e.job][site] > e.time:
+                freed[site] = True  # an early end, or a running copy stopped
         state.apply(e)
-        previous = e
+        i += 1
+
+
+def _verify_plan(
+    state: _Sites, group: list[JobEvent], priority: str, compress: bool, tolerance: float
+) -> None:
+    """One conservative plan (a run of `RESERVE` entries of one site at one instant).
+
+    Replays it in queue order: each copy placed or moved at its earliest fit given
+    the running copies and the reservations held at its turn (never later than its
+    old one); when room was freed since the site's last plan (`compress`), every
+    copy is re-placed, so one that is not in the run must not fit earlier either.
+    """
+    site, now = group[0].place[0], group[0].time
+    logged = {e.job: e.at for e in group}
+    order = [e.job for e in group]
+    by_key = sorted(order, key=lambda j: state.key(site, j, priority))
+    if order != by_key:
+        k = next(k for k in range(len(order)) if order[k] != by_key[k])
+        raise AssertionError(
+            f"site {site} at t={now}: job {order[k]} reserved before job {by_key[k]}, "
+            f"against the queue order ({priority})"
+        )
+    if compress:
+        turns = sorted({*state.waiting[site], *logged}, key=lambda j: state.key(site, j, priority))
+    else:
+        turns = order
+    for job in turns:
+        old = state.reserved[site].get(job)
+        if old is None and job not in logged:
+            continue  # a copy placed later (it has no reservation yet)
+        if not compress and old is not None:
+            raise AssertionError(
+                f"site {site} at t={now}: job {job} moved from {old} to {logged[job]} "
+                "though no room was freed"
+            )
+        fit = state.earliest_fit(site, now, state.procs[job], state.estimates[job][site], job)
+        at = logged.get(job, old)
+        assert at is not None
+        if not _close(at, fit, tolerance) or (old is not None and at > old):
+            what = "reserved at" if job in logged else "kept its reservation at"
+            raise AssertionError(
+                f"site {site} at t={now}: job {job} {what} {at}, its earliest fit in queue "
+                f"order is {fit}" + (f" (held {old})" if old is not None else "")
+            )
+        state.reserved[site][job] = at
+
+
+def _verify_head(state: _Sites, e: JobEvent, priority: str, tolerance: float) -> None:
+    """EASY: the reservation is the first waiting copy's, at its earliest start."""
+    site, now = e.place[0], e.time
+    assert e.at is not None
+    first = min(state.waiting[site], key=lambda j: state.key(site, j, priority))
+    shadow = state.earliest_start(site, now, state.procs[e.job])
+    if first != e.job or not _close(e.at, shadow, tolerance):
+        raise AssertionError(
+            f"site {site} at t={now}: job {e.job} holds the reservation at {e.at}; "
+            f"the head in queue order ({priority}) is job {first}, whose earliest "
+            f"start is {state.earliest_start(site, now, state.procs[first])}"
+        )
 
 
 def check_utilisation_figures(
