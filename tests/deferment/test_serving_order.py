@@ -50,8 +50,13 @@ Select = Callable[..., Selection]
 ORDERS = (Order.FIFO, Order.ROUND_ROBIN)
 READINGS = (ReplicaOrder.ORIGINALS_FIRST, ReplicaOrder.JOB_ORDER)
 MAX_EVENTS = 50_000
-SEARCH = settings(max_examples=3000, derandomize=True, database=None, deadline=None,
-                  phases=[Phase.explicit, Phase.generate])  # fmt: skip
+SEARCH = settings(
+    max_examples=3000,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    phases=[Phase.explicit, Phase.generate],
+)
 
 
 def constant(speed: float) -> Processor:
@@ -65,8 +70,11 @@ def constant(speed: float) -> Processor:
 def test_two_processor_example_originals_first() -> None:
     """Processor 1 gets job 2's task; job 1's task gets a replica only once job 2 is done."""
     record = run_grid([TaskJob(1, 0, (4,)), TaskJob(2, 0, (1,))], [constant(1)] * 2, fifo())
-    starts = [(e.time, e.job, e.task, e.place, e.detail) for e in record.events
-              if e.kind is EventKind.START]  # fmt: skip
+    starts = [
+        (e.time, e.job, e.task, e.place, e.detail)
+        for e in record.events
+        if e.kind is EventKind.START
+    ]
     assert starts == [(0, 1, 0, (0,), ""), (0, 2, 0, (1,), ""), (1.0, 1, 0, (1,), "replica")]
     assert {o.job: o.end for o in record.outcomes} == {1: 4.0, 2: 1.0}
 
@@ -75,8 +83,11 @@ def test_two_processor_example_head_job() -> None:
     """Processor 1 gets a replica of job 1's task; job 2 starts when job 1 completes."""
     scheduler = fifo(replica_order=ReplicaOrder.JOB_ORDER)
     record = run_grid([TaskJob(1, 0, (4,)), TaskJob(2, 0, (1,))], [constant(1)] * 2, scheduler)
-    starts = [(e.time, e.job, e.task, e.place, e.detail) for e in record.events
-              if e.kind is EventKind.START]  # fmt: skip
+    starts = [
+        (e.time, e.job, e.task, e.place, e.detail)
+        for e in record.events
+        if e.kind is EventKind.START
+    ]
     assert starts == [
         (0, 1, 0, (0,), ""),
         (0, 1, 0, (1,), "replica"),
@@ -91,8 +102,9 @@ def test_without_replication_the_readings_coincide() -> None:
     jobs = [TaskJob(1, 0, (4, 2)), TaskJob(2, 0, (1,)), TaskJob(3, 1, (3, 3))]
     grid = [constant(1), constant(2)]
     for order in ORDERS:
-        runs = [run_grid(jobs, grid, TaskSelection(order, None, False, reading))
-                for reading in READINGS]  # fmt: skip
+        runs = [
+            run_grid(jobs, grid, TaskSelection(order, None, False, reading)) for reading in READINGS
+        ]
         assert runs[0].events == runs[1].events
 
 
@@ -175,8 +187,9 @@ def views(draw: st.DrawFn) -> GridView:
             running = (count - 1,)  # unfinished: something still runs
         cursor = draw(st.sampled_from(running)) if running else -1
         sizes = tuple(draw(st.lists(st.integers(1, 3), min_size=count, max_size=count)))
-        jobs.append(JobProgress(TaskJob(i, draw(st.integers(0, 2)) + i, sizes), allocated,
-                                running, cursor))  # fmt: skip
+        jobs.append(
+            JobProgress(TaskJob(i, draw(st.integers(0, 2)) + i, sizes), allocated, running, cursor)
+        )
     jobs.sort(key=lambda p: (p.job.submit, p.job.id))
     keys = [(p.job.submit, p.job.id) for p in jobs]
     last = draw(st.one_of(st.none(), st.sampled_from(keys)))
@@ -192,11 +205,18 @@ OPTIONS = st.tuples(
 )
 
 
-def _select(select: Select, view: GridView, order: Order, bound: int | None,
-            replication: bool, reading: ReplicaOrder) -> Selection:  # fmt: skip
+def _select(
+    select: Select,
+    view: GridView,
+    order: Order,
+    bound: int | None,
+    replication: bool,
+    reading: ReplicaOrder,
+) -> Selection:
     deferment = None if bound is None else Deferment(bound)
-    return select(view, order=order, deferment=deferment, replication=replication,
-                  replica_order=reading)  # fmt: skip
+    return select(
+        view, order=order, deferment=deferment, replication=replication, replica_order=reading
+    )
 
 
 @settings(max_examples=400)
@@ -224,8 +244,9 @@ def test_every_decision_of_a_run_is_the_reference_one(
     case: Case, options: tuple[Order, int | None, bool, ReplicaOrder]
 ) -> None:
     order, bound, replication, reading = options
-    scheduler = TaskSelection(order, None if bound is None else Deferment(bound), replication,
-                              reading)  # fmt: skip
+    scheduler = TaskSelection(
+        order, None if bound is None else Deferment(bound), replication, reading
+    )
     for view in _decisions(case, scheduler):
         assert scheduler(view) == reference(view, *options)
 
@@ -250,12 +271,14 @@ def check_one_job_at_a_time(record: RunRecord) -> None:
 @given(case=desktop_grids(), bound=st.sampled_from([1, 2, 8]))
 def test_fifo_in_job_order_runs_one_job_at_a_time(case: Case, bound: int) -> None:
     jobs, grid = case
-    standard = run_grid(jobs, grid, fifo(replica_order=ReplicaOrder.JOB_ORDER),
-                        max_events=MAX_EVENTS)  # fmt: skip
+    standard = run_grid(
+        jobs, grid, fifo(replica_order=ReplicaOrder.JOB_ORDER), max_events=MAX_EVENTS
+    )
     check_one_job_at_a_time(standard)
     assert not overtaking_jobs(standard)
-    deferred = run_grid(jobs, grid, fifo(bound, replica_order=ReplicaOrder.JOB_ORDER),
-                        max_events=MAX_EVENTS)  # fmt: skip
+    deferred = run_grid(
+        jobs, grid, fifo(bound, replica_order=ReplicaOrder.JOB_ORDER), max_events=MAX_EVENTS
+    )
     assert deferred.events == standard.events  # deferment never triggers
 
 
@@ -302,8 +325,9 @@ def _broken_selection(name: str) -> Select:
     return mutant(selection_module.select_tasks, old, new)
 
 
-def _scheduler(select: Select, order: Order, bound: int | None,
-               reading: ReplicaOrder) -> Callable[[GridView], Selection]:  # fmt: skip
+def _scheduler(
+    select: Select, order: Order, bound: int | None, reading: ReplicaOrder
+) -> Callable[[GridView], Selection]:
     return lambda view: _select(select, view, order, bound, True, reading)
 
 
@@ -356,21 +380,28 @@ def _pass_mutant(old: str, new: str) -> Callable[..., object]:
 FARM_MUTANTS: dict[str, Callable[[], type[TaskFarm]]] = {
     "freed processors first (LIFO)": lambda: _farm_with(
         "_complete",
-        mutant(farm_module.TaskFarm._complete,
-               "FarmState(jobs, (*state.idle, *freed),", "FarmState(jobs, (*freed, *state.idle),"),
+        mutant(
+            farm_module.TaskFarm._complete,
+            "FarmState(jobs, (*state.idle, *freed),",
+            "FarmState(jobs, (*freed, *state.idle),",
+        ),
     ),
     "cancelled replicas by decreasing id": lambda: _farm_with(
         "_complete",
-        mutant(farm_module.TaskFarm._complete,
-               "for other, running in enumerate(runs):",
-               "for other, running in reversed(list(enumerate(runs))):"),
+        mutant(
+            farm_module.TaskFarm._complete,
+            "for other, running in enumerate(runs):",
+            "for other, running in reversed(list(enumerate(runs))):",
+        ),
     ),
     "leftover idle processors by id": lambda: _farm_with(
         "on_pass",
-        _pass_mutant("rest = tuple(p for p in idle if p not in used)",
-                     "rest = tuple(sorted(p for p in idle if p not in used))"),
+        _pass_mutant(
+            "rest = tuple(p for p in idle if p not in used)",
+            "rest = tuple(sorted(p for p in idle if p not in used))",
+        ),
     ),
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("name", [*FARM_MUTANTS, "processors by id"])
@@ -387,8 +418,9 @@ def test_processor_order_property_fails_on_mutants(name: str) -> None:
         for replication in (True, False):
 
             def scheduler(view: GridView, replication: bool = replication) -> Selection:
-                return _select(select, view, Order.ROUND_ROBIN, None, replication,
-                               ReplicaOrder.ORIGINALS_FIRST)  # fmt: skip
+                return _select(
+                    select, view, Order.ROUND_ROBIN, None, replication, ReplicaOrder.ORIGINALS_FIRST
+                )
 
             model = model_type(grid, scheduler)
             state, events = model.initial(jobs)
