@@ -384,3 +384,18 @@ def test_plot(tmp_path: Path, small_rows: list[dict[str, object]]) -> None:
     target = tmp_path / "deferment.png"
     plot(small_rows, str(target))
     assert target.stat().st_size > 1000
+
+
+def test_claims_that_the_rows_contradict_do_not_hold(small_rows: list[dict[str, object]]) -> None:
+    """Rows in which deferment overtakes, and in which FIFO's computation time doubles."""
+    broken = []
+    for r in small_rows:
+        r = dict(r)
+        if r["kind"] == "trial" and r["experiment"] == "main" and r["bound"] is not None:
+            r["overtaking_jobs"] = 1
+        if r["kind"] == "trial" and r["algorithm"] == "fifo" and r["interval"] == 100:
+            r["computation"] = 2 * r["computation"]  # type: ignore[operator]
+        broken.append(r)
+    verdicts = {c["key"]: c["verdict"] for c in claim_rows(claims(broken))}
+    assert verdicts["never-overtakes"] == "does not hold"
+    assert verdicts["fifo-computation-flat"] == "does not hold"
