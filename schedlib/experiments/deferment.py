@@ -1307,11 +1307,13 @@ def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str
                 "results in every trial"
             )
         else:
-            parts = " ".join(f"[{_group(g)}]" for g in groups)
+            same = [g for g in groups if len(g) > 1]
             coincide.append(
                 f"- interval {r['interval']:g}: {len(groups)} distinct results among the "
-                f"{total} variants: {parts}"
+                f"{total} variants; "
+                + ("identical in every trial:" if same else "no two are identical")
             )
+            coincide.extend(f"    - {_group(g)}" for g in same)
     verdicts = [r for r in rows if r["kind"] == "claim"]
     readings = [name for name in READINGS if any(r["reading"] == name for r in verdicts)]
     table = []
