@@ -1535,7 +1535,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_quick_argument(
         parser,
         {"trials": 8, "overtaking_trials": 8, "spare_trials": 3, "fifo_reading": DEFAULT_READING},
-        full_time="8 minutes",
+        full_time="10 minutes",
         quick_time="15 s",
     )
 
