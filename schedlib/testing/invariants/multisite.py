@@ -318,7 +318,7 @@ def check_multisite_reservations(record: RunRecord, *, sites: Sequence[int] | No
                 key = (e.job, e.place[0])
                 assert e.at is not None
                 old = promise.get(key)
-                if old is not None and e.at > old + _EPS:
+                if old is not None and e.at > old:
                     raise AssertionError(
                         f"job {e.job} at site {key[1]}: reservation moved later at t={e.time}, "
                         f"from {old} to {e.at}"
@@ -327,7 +327,7 @@ def check_multisite_reservations(record: RunRecord, *, sites: Sequence[int] | No
             elif e.kind is EventKind.START:
                 key = (e.job, _site(e.place, offsets))
                 at = promise.pop(key, None)
-                if at is not None and abs(at - e.time) > _EPS:
+                if at is not None and at != e.time:
                     raise AssertionError(
                         f"job {e.job} at site {key[1]}: started at t={e.time}, "
                         f"its reservation was {at}"
@@ -335,7 +335,7 @@ def check_multisite_reservations(record: RunRecord, *, sites: Sequence[int] | No
             elif e.kind is EventKind.RETURN:
                 promise.pop((e.job, e.place[0]), None)
         for (job, site), at in promise.items():
-            if at < now - _EPS:
+            if at < now:
                 raise AssertionError(
                     f"job {job} at site {site}: still waiting at t={now}, past its reservation {at}"
                 )
@@ -386,7 +386,7 @@ def check_completion_bound(record: RunRecord, *, estimates: Mapping[JobId, Seque
             continue
         site, at = min(promises.items(), key=lambda item: item[1] + estimates[outcome.job][item[0]])
         bound = at + estimates[outcome.job][site]
-        if outcome.end > bound + _EPS * max(1.0, abs(bound)):
+        if outcome.end > bound:
             raise AssertionError(
                 f"job {outcome.job} ended at t={outcome.end} but site {site} promised "
                 f"completion by {bound} (reservation {at} + requested "
