@@ -91,10 +91,52 @@ MUTANTS: tuple[Mutant, ...] = (
         "no-replica-for-idle-processor",
         "deferment",
         "schedlib/deferment/selection.py",
-        "        if chosen < 0 and replication:",
-        "        if chosen < 0 and replication and False:",
+        "        if chosen < 0 and replication and not in_turn:",
+        "        if chosen < 0 and replication and not in_turn and False:",
         ("tests/deferment/test_properties.py",),
         "an idle processor gets no replica when no original task is left",
+    ),
+    Mutant(
+        "replicas-before-originals",
+        "schedlib/deferment/selection.py",
+        "        if chosen < 0 and replication and not in_turn:",
+        "        if replication and not in_turn:",
+        (
+            "tests/deferment/test_properties.py::test_idle_processors_get_originals_then_replicas",
+            "tests/deferment/test_replicas.py::"
+            "test_every_decision_serves_idle_processors_with_originals_then_replicas",
+        ),
+        "a replica goes out while a job still has an original that may go out",
+    ),
+    Mutant(
+        "freed-processors-served-by-id",
+        "schedlib/deferment/selection.py",
+        "    for served, processor in enumerate(idle, 1):",
+        "    for served, processor in enumerate(sorted(idle), 1):",
+        (
+            "tests/deferment/test_serving_order.py::"
+            "test_freed_processors_are_served_longest_idle_first",
+        ),
+        "idle processors are served by id, not in the order they became idle",
+    ),
+    Mutant(
+        "freed-processors-served-last-first",
+        "schedlib/deferment/farm.py",
+        "FarmState(jobs, (*state.idle, *freed),",
+        "FarmState(jobs, (*freed, *state.idle),",
+        (
+            "tests/deferment/test_serving_order.py::"
+            "test_freed_processors_are_served_longest_idle_first",
+        ),
+        "a processor freed now is served before those idle for longer",
+    ),
+    Mutant(
+        "head-job-reading-ignored",
+        "schedlib/deferment/selection.py",
+        "    in_turn = replication and replica_order is ReplicaOrder.JOB_ORDER",
+        "    in_turn = False",
+        ("tests/deferment/test_serving_order.py::test_fifo_in_job_order_runs_one_job_at_a_time",),
+        "FIFO in job order hands out a later job's originals before the head job's replicas",
     ),
     Mutant(
         "replica-of-a-finished-task",
