@@ -98,6 +98,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "replicas-before-originals",
+        "deferment",
         "schedlib/deferment/selection.py",
         "        if chosen < 0 and replication and not in_turn:",
         "        if replication and not in_turn:",
@@ -110,6 +111,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "freed-processors-served-by-id",
+        "deferment",
         "schedlib/deferment/selection.py",
         "    for served, processor in enumerate(idle, 1):",
         "    for served, processor in enumerate(sorted(idle), 1):",
@@ -121,6 +123,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "freed-processors-served-last-first",
+        "deferment",
         "schedlib/deferment/farm.py",
         "FarmState(jobs, (*state.idle, *freed),",
         "FarmState(jobs, (*freed, *state.idle),",
@@ -132,6 +135,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "head-job-reading-ignored",
+        "deferment",
         "schedlib/deferment/selection.py",
         "    in_turn = replication and replica_order is ReplicaOrder.JOB_ORDER",
         "    in_turn = False",
