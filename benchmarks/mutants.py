@@ -8,14 +8,16 @@ killed by an incidental example). A mutant is *killed* when the tests fail (or
 time out), and *survives* when they pass. A patch that no longer applies (the
 code moved), or tests that do not run (collection error, no test selected), is
 an *error*: reported loudly, before the long run for a patch, and counted
-neither as killed nor as survived. The kill rate, per family and overall, is
+neither as killed nor as survived. Before any mutant, every test aimed at is run
+once on the unpatched package (`--no-baseline` skips it): if one fails there, a
+"kill" would prove nothing, and the run stops. The kill rate, per family and overall, is
 printed at the end; `--write` keeps the outcomes in `benchmarks/mutants.json`
 and regenerates the table of the Guarantees page from them (a test checks that
 page, file and list agree).
 
 ```text
 python benchmarks/mutants.py [--only NAME[,NAME...]] [--family F[,F...]] [--list]
-                             [--timeout 300] [--write] [-v]
+                             [--timeout 300] [--write] [--no-baseline] [-v]
 ```
 
 Exit code 2 if there is an error, else 1 if a mutant survives, else 0.
@@ -526,6 +528,36 @@ def stale(mutants: tuple[Mutant, ...]) -> dict[str, str]:
     return out
 
 
+def _pytest(
+    copy: Path, tests: tuple[str, ...], timeout: float, verbose: bool
+) -> tuple[int | None, str, float]:
+    """Run `tests` against the package copied in `copy`: exit code (`None`: timeout), the
+    first failing test, seconds."""
+    env = {**os.environ, "PYTHONPATH": str(copy), "HYPOTHESIS_PROFILE": "ci"}
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:randomly"]
+    command += ["-o", "addopts=--import-mode=importlib -p no:cacheprovider"]
+    command += ["--rootdir", str(ROOT), "-c", str(ROOT / "pyproject.toml")]
+    command += [str(ROOT / t) for t in tests]
+    began = time.perf_counter()
+    try:
+        done = subprocess.run(
+            command, cwd=copy, env=env, capture_output=True, text=True, timeout=timeout
+        )
+    except subprocess.TimeoutExpired:
+        return None, "", time.perf_counter() - began
+    elapsed = time.perf_counter() - began
+    if verbose:
+        print(done.stdout[-2000:], done.stderr[-1000:], sep="\n")
+    failed = next(
+        (line.split()[1] for line in done.stdout.splitlines() if line.startswith("FAILED ")),
+        "",
+    )
+    if done.returncode not in (0, 1) or (done.returncode == 1 and not failed):
+        last = (done.stdout.strip().splitlines() or [""])[-1]
+        failed = f"pytest exit {done.returncode} ({last})"
+    return done.returncode, failed, elapsed
+
+
 def run(mutant: Mutant, timeout: float, verbose: bool) -> tuple[str, float, str]:
     """Run the mutant's tests on a patched copy: outcome, seconds, the first failing test.
 
@@ -541,31 +573,27 @@ def run(mutant: Mutant, timeout: float, verbose: bool) -> tuple[str, float, str]
             apply(mutant, copy)
         except LookupError as error:
             return f"error: patch does not apply ({error})", 0.0, ""
-        env = {**os.environ, "PYTHONPATH": str(copy), "HYPOTHESIS_PROFILE": "ci"}
-        command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:randomly"]
-        command += ["-o", "addopts=--import-mode=importlib -p no:cacheprovider"]
-        command += ["--rootdir", str(ROOT), "-c", str(ROOT / "pyproject.toml")]
-        command += [str(ROOT / t) for t in mutant.tests]
-        began = time.perf_counter()
-        try:
-            done = subprocess.run(
-                command, cwd=copy, env=env, capture_output=True, text=True, timeout=timeout
-            )
-        except subprocess.TimeoutExpired:
-            return "timeout", time.perf_counter() - began, ""
-        elapsed = time.perf_counter() - began
-        if verbose:
-            print(done.stdout[-2000:], done.stderr[-1000:], sep="\n")
-        failed = next(
-            (line.split()[1] for line in done.stdout.splitlines() if line.startswith("FAILED ")),
-            "",
-        )
-        if done.returncode == 0:
-            return "survived", elapsed, ""
-        if done.returncode != 1 or not failed:  # 2+: collection or usage error, not a failure
-            last = (done.stdout.strip().splitlines() or [""])[-1]
-            return f"error: pytest exit {done.returncode} ({last})", elapsed, ""
-        return "killed", elapsed, failed.split("/")[-1]
+        code, failed, elapsed = _pytest(copy, mutant.tests, timeout, verbose)
+    if code is None:
+        return "timeout", elapsed, ""
+    if code == 0:
+        return "survived", elapsed, ""
+    if code != 1 or failed.startswith("pytest exit"):  # a collection or usage error
+        return f"error: {failed}", elapsed, ""
+    return "killed", elapsed, failed.split("/")[-1]
+
+
+def baseline(mutants: tuple[Mutant, ...], timeout: float, verbose: bool) -> str:
+    """Run every test the mutants aim at on the unpatched package: `""` if they pass, else
+    the first failure (a mutant "killed" by a test that fails anyway would prove nothing)."""
+    tests = tuple(dict.fromkeys(t for m in mutants for t in m.tests))
+    with tempfile.TemporaryDirectory(prefix="schedlib-baseline-") as tmp:
+        copy = Path(tmp)
+        shutil.copytree(ROOT / "schedlib", copy / "schedlib")
+        code, failed, _ = _pytest(copy, tests, timeout * len(mutants), verbose)
+    if code is None:
+        return "the tests time out on the unpatched package"
+    return "" if code == 0 else failed or f"pytest exit {code}"
 
 
 def kill_rates(results: dict[str, dict[str, object]]) -> list[tuple[str, int, int, int]]:
@@ -659,6 +687,11 @@ def main(argv: list[str] | None = None) -> int:
         help=f"record the outcomes in {RESULTS.relative_to(ROOT)} (merged with the mutants "
         "not run) and regenerate the table of the Guarantees page",
     )
+    parser.add_argument(
+        "--no-baseline",
+        action="store_true",
+        help="skip the first run of every aimed-at test on the unpatched package",
+    )
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
     chosen = MUTANTS
@@ -679,6 +712,11 @@ def main(argv: list[str] | None = None) -> int:
     broken = stale(chosen)
     for name, reason in broken.items():  # loudly, before the long run
         print(f"ERROR {name}: {reason}", file=sys.stderr, flush=True)
+    if not args.no_baseline:
+        failing = baseline(tuple(m for m in chosen if m.name not in broken), args.timeout, False)
+        if failing:
+            print(f"ERROR: the tests fail without any mutant: {failing}", file=sys.stderr)
+            return 2
     results: dict[str, dict[str, object]] = {}
     for m in chosen:
         if m.name in broken:
