@@ -177,6 +177,44 @@ class _NoDraws(random.Random):
 _NO_DRAWS = _NoDraws(0)
 
 
+class _PassRandom(random.Random):
+    """`random.Random(key)`, seeded on its first draw: most passes draw nothing.
+
+    Seeding a generator from a string costs about as much as the rest of a
+    pass; a pass that breaks no tie never pays it. The draws are those of
+    `random.Random(key)`, bit for bit (tests/frequency compare the records).
+    """
+
+    def __init__(self, key: str) -> None:  # the C state is seeded before any draw
+        self._key: str | None = key
+        self.gauss_next = None
+
+    def _ready(self) -> None:
+        if self._key is not None:
+            key, self._key = self._key, None
+            super().seed(key)
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        self._key = None
+        super().seed(a, version)
+
+    def random(self) -> float:
+        self._ready()
+        return super().random()
+
+    def getrandbits(self, k: int) -> int:
+        self._ready()
+        return super().getrandbits(k)
+
+    def getstate(self) -> Any:
+        self._ready()
+        return super().getstate()
+
+    def setstate(self, state: Any) -> None:
+        self._key = None
+        super().setstate(state)
+
+
 class JobStatus(NamedTuple):
     """A job between events.
 
@@ -424,13 +462,16 @@ class PoolModel:
     def on_pass(self, state: PoolState, now: Time) -> Step[PoolState]:
         """Dispatch the remote queue, then start a slice on every idle node with work."""
         rules = self.rules
-        rng = random.Random(f"{self.seed}:{state.passes}") if rules.randomized else _NO_DRAWS
+        rng = _PassRandom(f"{self.seed}:{state.passes}") if rules.randomized else _NO_DRAWS
         log: list[JobEvent] = []
         events: list[Event] = []
-        jobs = list(state.jobs)
+        jobs: Sequence[JobStatus] = state.jobs
         nodes = list(state.nodes)
         remote = list(state.remote)
+        if remote:
+            jobs = list(state.jobs)  # a pass without dispatches changes no job: no copy
         while remote:
+            assert isinstance(jobs, list)
             views = [self._view(jobs[i], i, True) for i in remote]
             k = _checked(rules.dispatch_order(views, rng), len(views), "dispatch_order", now)
             index = remote.pop(k)
