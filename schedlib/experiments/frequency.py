@@ -87,7 +87,7 @@ import attrs
 from schedlib.errors import InvalidValueError
 from schedlib.execution.parallel import parallel_map
 from schedlib.execution.progress import ProgressBar
-from schedlib.experiments.claims import Claim
+from schedlib.experiments.claims import Claim, claim_rows
 from schedlib.experiments.options import (
     add_claims_argument,
     add_quick_argument,
@@ -202,7 +202,14 @@ HYPOTHESIS: tuple[tuple[str, str, str, Expect], ...] = (
 """The three tests of the hypothesis: `(key, measure, what, expectation)` on the change of
 PFS+MFS against PFS, in percent of PFS's value, paired per replicate."""
 
-QUICK_DIFFERS: dict[str, str] = {}
+QUICK_DIFFERS: dict[str, str] = {
+    "mfs-response/head-node/spec/spec": "power: with 15 replicates the interval of a change "
+    "near 0 is wider than the equivalence margin; 40 narrow it inside",
+    "mfs-short/last-node/spec/local-mf": "power: a harm just above the margin is told apart "
+    "from it only by the 40 replicates of the full run",
+    "mfs-short/last-node/literal/spec": "power: a change just inside the margin is told apart "
+    "from it only by the 40 replicates of the full run",
+}
 """Claims whose `--quick` verdict differs from the documented full-size one (key -> why)."""
 
 
@@ -1120,6 +1127,107 @@ def _default_cell(document: Mapping[str, Any]) -> str:
     return "; ".join(parts)
 
 
+def _setup_table(rows: Sequence[Mapping[str, Any]]) -> str:
+    """The setup of the documented run, from the module's constants and the rows."""
+    means = _means(rows)
+    first = means[0] if means else {"quantum": math.nan, "max_mf": "?", "replicates": 0}
+    sweep = [r for r in rows if r.get("part") == "sweep"]
+    shape, cost = DEFAULT_SHAPE, DEFAULT_COST
+    remote = ", ".join(f"({n.speed:g}, {n.availability:g})" for n in POOL[1:])
+    rates = [n.rate for n in POOL[1:]]
+    count = int(_number(first["replicates"]))
+    seed = first.get("seed", 0)
+    quanta = ", ".join(f"{q:g}" for q in sorted({r["quantum"] for r in sweep}))
+    limits = ", ".join(str(m) for m in sorted({r["max_mf"] for r in sweep}))
+    swept = ", ".join(f"`{x}`" for x in dict.fromkeys(r["readings"] for r in sweep))
+    table = [
+        (
+            "pool",
+            f"a head node (speed {POOL[0].speed:g}, availability {POOL[0].availability:g}) "
+            f"and {len(POOL) - 1} remote nodes, (speed, availability): {remote} — rates "
+            f"$s a$ from {min(rates):g} to {max(rates):g}, {sum(rates):g} in all",
+        ),
+        (
+            "interactive jobs",
+            f"{shape.interactive} per replicate; {shape.bursts[0]}-"
+            f"{shape.bursts[1]} CPU bursts of exponential work (mean {shape.burst_mean:g} s) "
+            f"separated by exponential idle times (mean {shape.think_mean:g} s)",
+        ),
+        (
+            "morphing jobs",
+            f"a share {shape.morph_share:g} of the interactive jobs (`--morph-share`) "
+            f"has one burst, not its first, of {shape.morph_work[0]:g}-{shape.morph_work[1]:g} s "
+            "(the report's image-processing job that \"morph[s] into more CPU-intensive "
+            'computation")',
+        ),
+        (
+            "CPU-bound jobs",
+            f"{shape.cpu_bound} per replicate, one burst of "
+            f"$U({shape.cpu_work[0]:g}, {shape.cpu_work[1]:g})$ s of work",
+        ),
+        ("arrivals", f"uniform over {shape.horizon:g} s (a Poisson process given the count)"),
+        (
+            "comparison",
+            f"$Q$ = {_number(first['quantum']):g} s, $g$ = {DEFAULT_GRACE:g} (the "
+            f"report's), `MAX_PREEMPTION` {Settings().max_preemption}, `MAX_MF` "
+            f"{first['max_mf']}, $K_C$ = {cost.communication:g} s, "
+            f"$K_{{C/R}}$ = {cost.checkpoint_restart:g} s ($K$ = {cost.total:g} s)",
+        ),
+        (
+            "sweep",
+            f"$Q \\in \\{{{quanta}\\}}$ × `MAX_MF` $\\in \\{{{limits}\\}}$ under {swept}",
+        ),
+        ("replicates", f"{count} (seed {seed}, replicates 0..{count - 1})"),
+        (
+            "policies",
+            "`pfs`, `pfs+mfs` (under each reading), and the static-placement baselines "
+            "`round_robin` and `fcfs`",
+        ),
+    ]
+    return markdown_table([{"": f"**{k}**", " ": v} for k, v in table])
+
+
+def _stability(full: Mapping[str, Any], sizes: Sequence[int] = (20, 30)) -> str:
+    """How many of the documented verdicts the first `n` replicates of the run would change."""
+    rows = full["rows"]
+    documented = {c["key"]: c["verdict"] for c in full["claims"]}
+    parts = []
+    for n in sizes:
+        fewer = [
+            r for r in rows if not (isinstance(r.get("replicate"), int) and r["replicate"] >= n)
+        ]
+        changed = [
+            (documented[row["key"]], row["verdict"])
+            for row in claim_rows(claims(fewer))
+            if row["verdict"] != documented[row["key"]]
+        ]
+        weaker = sum(1 for _, now in changed if now == "inconclusive")
+        parts.append(
+            f"at {n} replicates {len(changed)} of the {len(documented)} verdicts differ from "
+            f"those at {len({r['replicate'] for r in rows if isinstance(r.get('replicate'), int)})}"
+            f" ({weaker} of them decided at full size and inconclusive with fewer)"
+        )
+    return "; ".join(parts)
+
+
+def _quick_differs() -> str:
+    if not QUICK_DIFFERS:
+        return "none"
+    return "; ".join(f"`{key}` ({why})" for key, why in QUICK_DIFFERS.items())
+
+
+def _identical(rows: Sequence[Mapping[str, Any]]) -> str:
+    """The readings of `pfs+mfs` whose runs measure the same in every replicate."""
+    runs = _per_replicate(rows)
+    seen: dict[tuple[Any, ...], list[str]] = {}
+    for (policy, label), by_replicate in runs.items():
+        if policy == "pfs+mfs":
+            key = tuple(tuple(by_replicate[r][m] for m in _MEASURES) for r in sorted(by_replicate))
+            seen.setdefault(key, []).append(f"`{label}`")
+    groups = [" and ".join(labels) for labels in seen.values() if len(labels) > 1]
+    return "; ".join(groups) if groups else "no two readings"
+
+
 def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str, str]:
     """The generated sections of `docs/reproductions/frequency.md` (besides the claims tables).
 
@@ -1151,6 +1259,11 @@ def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str
             f"{min(w[0] for w in response):.1f} to {max(w[1] for w in response):.1f}"
         ),
         "quick-replicates": str(quick_means[0]["replicates"]) if quick_means else "0",
+        "full-setup": _setup_table(rows),
+        "full-short": f"{SHORT_BURST:g}",
+        "full-identical": _identical(rows),
+        "full-stability": _stability(full),
+        "quick-differs": _quick_differs(),
     }
     for read in SWEEP_READINGS:
         sections[f"full-sweep-{read.next_burst}"] = _sweep_table(rows, read.label)
