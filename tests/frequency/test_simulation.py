@@ -7,6 +7,7 @@ with two explicit queues (the report's unpreempted and preempted queues).
 from __future__ import annotations
 
 import heapq
+import random
 from collections import deque
 from typing import Any
 
@@ -30,11 +31,12 @@ from schedlib.frequency import (
     event_budget,
     pool_rules,
     simulate_pool,
+    simulation,
 )
 from schedlib.frequency.pfs import PfsParameters
 from schedlib.model import EventKind, RunRecord
 from schedlib.testing.invariants import check_pool_run
-from schedlib.testing.strategies import pool_jobs, pool_settings
+from schedlib.testing.strategies import pool_jobs, pool_settings, pools
 
 
 def log(record: RunRecord, *kinds: str) -> list[tuple[Any, ...]]:
@@ -385,3 +387,27 @@ def test_one_node_matches_the_plain_two_queue_loop(
         if e.kind is EventKind.COMPLETE and e.task is not None
     }
     assert got == plain_one_node(jobs, speed, policy, s)
+
+
+@settings(max_examples=60)
+@given(pools(max_remote=3, max_jobs=7), st.sampled_from(Readings.every()))
+def test_the_lazily_seeded_pass_generator_draws_what_an_eager_one_draws(
+    case: tuple[Any, Any, dict[str, Any]], readings: Readings
+) -> None:
+    """A pass seeds its tie-breaking generator only when a rule draws from it: the records
+    are those of a generator seeded at the start of every pass, bit for bit."""
+    jobs, nodes, kw = case
+    lazy = simulate_pool(jobs, nodes, policy="pfs+mfs", readings=readings, **kw)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(simulation, "_PassRandom", random.Random)
+        eager = simulate_pool(jobs, nodes, policy="pfs+mfs", readings=readings, **kw)
+    assert lazy.events == eager.events
+
+
+def test_the_lazy_generator_is_random_random_of_its_key() -> None:
+    lazy, eager = simulation._PassRandom("7:3"), random.Random("7:3")
+    assert [lazy.randrange(5) for _ in range(20)] == [eager.randrange(5) for _ in range(20)]
+    assert lazy.getstate() == eager.getstate()
+    lazy.seed(1)
+    eager.seed(1)
+    assert lazy.random() == eager.random()
