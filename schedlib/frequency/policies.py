@@ -66,7 +66,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any
 
 import attrs
 
@@ -84,6 +83,7 @@ from schedlib.frequency.remote import (
     contended_only,
     send_remote,
 )
+from schedlib.validation import one_of
 
 __all__ = [
     "MFS_RULES",
@@ -122,16 +122,6 @@ MFS_RULES: tuple[str, ...] = ("spec", "local-mf")
 """Readings of MFS's move condition (the first is the default)."""
 
 
-def _one_of(choices: tuple[str, ...]) -> Any:
-    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-        if value not in choices:
-            raise InvalidValueError(
-                f"Readings.{attribute.name}", value, f"must be one of {', '.join(choices)}"
-            )
-
-    return check
-
-
 @attrs.frozen(slots=True)
 class Readings:
     """The readings of the report taken where it leaves a choice open (see the module notes).
@@ -156,9 +146,9 @@ class Readings:
 last-node
     """
 
-    next_burst: str = attrs.field(default=NEXT_BURST[0], validator=_one_of(NEXT_BURST))
-    remote_queue: str = attrs.field(default=REMOTE_QUEUE[0], validator=_one_of(REMOTE_QUEUE))
-    mfs: str = attrs.field(default=MFS_RULES[0], validator=_one_of(MFS_RULES))
+    next_burst: str = attrs.field(default=NEXT_BURST[0], validator=one_of(*NEXT_BURST))
+    remote_queue: str = attrs.field(default=REMOTE_QUEUE[0], validator=one_of(*REMOTE_QUEUE))
+    mfs: str = attrs.field(default=MFS_RULES[0], validator=one_of(*MFS_RULES))
 
     @property
     def label(self) -> str:

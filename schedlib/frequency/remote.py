@@ -326,7 +326,10 @@ def contended_only(
     ```
 
     The second case has no branch in the report (the job would be lost);
-    we keep it on its node like the third. Complexity: $O(1)$ plus
+    we keep it on its node like the third. In the first case the node is
+    idle (the job's slice just ended there) and nothing else waits: the job
+    starts again at once, so which queue it rejoins changes nothing in the
+    schedule; the log records the branch taken. Complexity: $O(1)$ plus
     `dispatch`'s.
 
     References
