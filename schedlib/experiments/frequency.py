@@ -68,7 +68,7 @@ Examples
 >>> settings = Settings(replicates=2, shape=TINY_SHAPE, readings=(Readings(),), sweep_readings=())
 >>> rows = reproduce(settings, workers=1)
 >>> [(r["policy"], r["readings"], r["replicate"]) for r in rows][1:3]
-[('pfs', 'head-node/spec/-', 1), ('pfs', 'head-node/spec/-', 'mean')]
+[('pfs', 'head-node/always/-', 1), ('pfs', 'head-node/always/-', 'mean')]
 >>> sorted({c.key for c in claims(rows)} - {c.key for c in claims([])})
 []
 """
@@ -203,12 +203,12 @@ HYPOTHESIS: tuple[tuple[str, str, str, Expect], ...] = (
 PFS+MFS against PFS, in percent of PFS's value, paired per replicate."""
 
 QUICK_DIFFERS: dict[str, str] = {
-    "mfs-response/head-node/spec/spec": "power: with 15 replicates the interval of a change "
-    "near 0 is wider than the equivalence margin; 40 narrow it inside",
-    "mfs-short/last-node/spec/local-mf": "power: a harm just above the margin is told apart "
+    "mfs-response/head-node/always/availability": "power: with 15 replicates the interval "
+    "of a change near 0 is wider than the equivalence margin; 40 narrow it inside",
+    "mfs-short/last-node/always/local-mf": "power: a harm just above the margin is told apart "
     "from it only by the 40 replicates of the full run",
-    "mfs-short/last-node/literal/spec": "power: a change just inside the margin is told apart "
-    "from it only by the 40 replicates of the full run",
+    "mfs-short/last-node/literal/availability": "power: a change just inside the margin is "
+    "told apart from it only by the 40 replicates of the full run",
 }
 """Claims whose `--quick` verdict differs from the documented full-size one (key -> why)."""
 
@@ -498,7 +498,7 @@ _STATIC = "-"
 
 def _without_mfs(readings: Readings) -> Readings:
     """The readings `pfs` runs under (it has no MFS: the default MFS reading)."""
-    return attrs.evolve(readings, mfs="spec")
+    return attrs.evolve(readings, mfs="availability")
 
 
 def _label(policy: str, readings: Readings) -> str:
@@ -744,7 +744,7 @@ def claims(rows: Sequence[Mapping[str, Any]]) -> list[Claim]:
     --------
     >>> [c.key for c in claims([])][:4]
     ['pfs-interactive-vs-batch', 'pfs-interactive-vs-round-robin', \
-'mfs-cpu/head-node/spec/spec', 'mfs-response/head-node/spec/spec']
+'mfs-cpu/head-node/always/availability', 'mfs-response/head-node/always/availability']
     """
     runs = _per_replicate(rows)
     data = _context(rows)

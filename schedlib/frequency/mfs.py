@@ -23,8 +23,9 @@ Two pure rules, applied by the pool model under the `pfs+mfs` policy:
 Each migration adds 1 to $MF$, so $MF \le$ `MAX_MF` $+ 1$ for every job.
 
 **Two readings of the move condition** (the pool's
-[`Readings`][schedlib.frequency.policies.Readings]): SPEC C2's, above
-(`"spec"`), and the report's `localMF` test read literally (`"local-mf"`,
+[`Readings`][schedlib.frequency.policies.Readings]): the one above
+(`"availability"`: a move needs a strictly more available node), and the
+report's `localMF` test read literally (`"local-mf"`,
 [`local_mf_dispatch`][schedlib.frequency.mfs.local_mf_dispatch]): a job on a
 remote node whose $MF$ is at most `localMF` stays there.
 

@@ -38,10 +38,11 @@ like Condor migrate jobs based on finding the best computing nodes").
   under `pfs` and `pfs+mfs`) or on the node its last burst ended on
   (`"last-node"`). The baselines never move a job, so both readings put its
   bursts on the node it was placed on.
-- `remote_queue`: SPEC C1's (`"spec"`, the default: every job of the remote
+- `remote_queue`: `"always"` (the default: every job of the remote
   queue is dispatched) or the report's literal branches (`"literal"`:
   [`contended_only`][schedlib.frequency.remote.contended_only]).
-- `mfs`: SPEC C2's MFS (`"spec"`, the default) or the report's `localMF`
+- `mfs`: `"availability"` (the default: a job moves from a remote node to a
+  strictly more available one, up to the migration limit) or the report's `localMF`
   test (`"local-mf"`: [`local_mf_dispatch`][schedlib.frequency.mfs.local_mf_dispatch]);
   `pfs+mfs` only.
 
@@ -54,7 +55,7 @@ Examples
 >>> rules.name, rules.sends(0), rules.sends(3), rules.cost, rules.randomized
 ('pfs+mfs', True, True, 2, True)
 >>> rules.next_burst(3, 0), Readings(next_burst="last-node").label
-(0, 'last-node/spec/spec')
+(0, 'last-node/always/availability')
 >>> pool_rules("lottery", PfsParameters(1.0))
 Traceback (most recent call last):
 ...
@@ -116,9 +117,9 @@ NextBurst = Callable[[int, int], int]
 
 NEXT_BURST: tuple[str, ...] = ("head-node", "last-node")
 """Readings of where an interactive job's next burst runs (the first is the default)."""
-REMOTE_QUEUE: tuple[str, ...] = ("spec", "literal")
+REMOTE_QUEUE: tuple[str, ...] = ("always", "literal")
 """Readings of the remote queue (the first is the default)."""
-MFS_RULES: tuple[str, ...] = ("spec", "local-mf")
+MFS_RULES: tuple[str, ...] = ("availability", "local-mf")
 """Readings of MFS's move condition (the first is the default)."""
 
 
@@ -131,14 +132,14 @@ class Readings:
     next_burst
         `"head-node"` (default) or `"last-node"`.
     remote_queue
-        `"spec"` (default) or `"literal"`.
+        `"always"` (default) or `"literal"`.
     mfs
-        `"spec"` (default) or `"local-mf"`.
+        `"availability"` (default) or `"local-mf"`.
 
     Examples
     --------
     >>> Readings().label, Readings.from_label("last-node/literal/local-mf").mfs
-    ('head-node/spec/spec', 'local-mf')
+    ('head-node/always/availability', 'local-mf')
     >>> Readings(next_burst="home")
     Traceback (most recent call last):
     ...
@@ -152,7 +153,7 @@ last-node
 
     @property
     def label(self) -> str:
-        """`next_burst/remote_queue/mfs`, e.g. `head-node/spec/spec`."""
+        """`next_burst/remote_queue/mfs`, e.g. `head-node/always/availability`."""
         return f"{self.next_burst}/{self.remote_queue}/{self.mfs}"
 
     @classmethod
@@ -167,7 +168,9 @@ last-node
         parts = label.split("/")
         if len(parts) != 3:
             raise InvalidValueError(
-                "readings", label, "must be next_burst/remote_queue/mfs, e.g. head-node/spec/spec"
+                "readings",
+                label,
+                "must be next_burst/remote_queue/mfs, e.g. head-node/always/availability",
             )
         return cls(*parts)
 
@@ -324,7 +327,7 @@ def pool_rules(
     cost
         $K_C$ and $K_{C/R}$; default no cost.
     readings
-        The readings (default `Readings()`: head node, SPEC C1, SPEC C2).
+        The readings (default `Readings()`: head node, always, availability).
 
     Returns
     -------

@@ -25,8 +25,8 @@ Ties are broken by the documented keys, never at random:
 - fastest: highest speed, then highest availability $a_i$, then lowest index.
 
 **Two readings of the remote queue** (the pool's
-[`Readings`][schedlib.frequency.policies.Readings]): under SPEC C1's reading
-(`"spec"`) every job of the remote queue is dispatched
+[`Readings`][schedlib.frequency.policies.Readings]): under the default reading
+(`"always"`) every job of the remote queue is dispatched
 ([`send_remote`][schedlib.frequency.remote.send_remote] or MFS's rule); under
 the report's literal branches (`"literal"`,
 [`contended_only`][schedlib.frequency.remote.contended_only]) a job migrates

@@ -640,7 +640,8 @@ def simulate_pool(
     readings
         The readings of the report
         ([`Readings`][schedlib.frequency.policies.Readings]; default: next
-        bursts on the head node, SPEC C1's remote queue, SPEC C2's MFS);
+        bursts on the head node, every remote-queue job dispatched, MFS moves to a
+        strictly more available node);
         ignored when `policy` is a `PoolRules` (it carries its own).
     seed
         Seed of the MFS tie-breaks.

@@ -82,9 +82,9 @@ def test_rows_one_per_configuration_and_replicate_then_an_aggregate(
 ) -> None:
     compare = [r for r in tiny_rows if r["part"] == "compare"]
     configs = [
-        ("pfs", "head-node/spec/-"),
+        ("pfs", "head-node/always/-"),
         ("pfs", "last-node/literal/-"),
-        ("pfs+mfs", "head-node/spec/spec"),
+        ("pfs+mfs", "head-node/always/availability"),
         ("pfs+mfs", "last-node/literal/local-mf"),
         ("round_robin", "-"),
         ("fcfs", "-"),
@@ -113,7 +113,7 @@ def test_sweep_rows_are_judged_together_and_agree_with_their_estimates(
 ) -> None:
     sweep = [r for r in tiny_rows if r["part"] == "sweep"]
     assert [(r["readings"], r["quantum"], r["max_mf"]) for r in sweep] == [
-        ("head-node/spec/spec", q, m) for q in (1.0, 2.0) for m in (0, 4)
+        ("head-node/always/availability", q, m) for q in (1.0, 2.0) for m in (0, 4)
     ]
     for row in sweep:
         parts = [row[f"{key}_verdict"] for key, *_ in HYPOTHESIS]
@@ -135,10 +135,10 @@ def test_claims_of_no_rows_are_every_claim_not_run() -> None:
 def test_claims_are_judged_on_the_replicates(tiny_rows: list[dict[str, object]]) -> None:
     judged = {r["key"]: r for r in claim_rows(claims(tiny_rows))}
     assert judged["pfs-interactive-vs-batch"]["ours"].endswith("(n = 3)")
-    assert judged["mfs-cpu/head-node/spec/spec"]["verdict"] != "not run"
+    assert judged["mfs-cpu/head-node/always/availability"]["verdict"] != "not run"
     assert judged["mfs-cpu/last-node/literal/local-mf"]["verdict"] != "not run"
-    assert judged["mfs-cpu/head-node/literal/spec"]["verdict"] == "not run"  # not in TINY
-    assert "3 replicates of seed 0" in judged["mfs-cpu/head-node/spec/spec"]["data"]
+    assert judged["mfs-cpu/head-node/literal/availability"]["verdict"] == "not run"  # not in TINY
+    assert "3 replicates of seed 0" in judged["mfs-cpu/head-node/always/availability"]["data"]
 
 
 def test_results_do_not_depend_on_the_number_of_workers(
@@ -175,7 +175,14 @@ def test_data_names_the_workload_the_replicates_and_the_sweep() -> None:
 
 
 def test_cli_json_has_every_row(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["reproduce", "frequency", "--replicates", "2", "--readings", "head-node/spec/spec"]
+    argv = [
+        "reproduce",
+        "frequency",
+        "--replicates",
+        "2",
+        "--readings",
+        "head-node/always/availability",
+    ]
     argv += ["--sweep-readings", "none", "--workers", "1", "--format", "json"]
     assert cli(argv) == 0
     records = json.loads(capsys.readouterr().out)
@@ -187,7 +194,14 @@ def test_cli_json_has_every_row(capsys: pytest.CaptureFixture[str]) -> None:
 def test_cli_table_shows_the_sweep_the_aggregates_and_the_claims(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    argv = ["reproduce", "frequency", "--replicates", "2", "--readings", "head-node/spec/spec"]
+    argv = [
+        "reproduce",
+        "frequency",
+        "--replicates",
+        "2",
+        "--readings",
+        "head-node/always/availability",
+    ]
     argv += ["--quanta", "1", "--max-mfs", "0", "--workers", "1"]
     assert cli(argv) == 0
     out = capsys.readouterr().out
@@ -206,8 +220,8 @@ def test_cli_table_shows_the_sweep_the_aggregates_and_the_claims(
         (["--kc", "-1"], "MigrationCost.communication = -1.0"),
         (["--morph-share", "2"], "--morph-share = 2.0"),
         (["--max-mfs", "1,x"], "--max-mfs = '1,x'"),
-        (["--readings", "head/spec/spec"], "--readings = 'head/spec/spec'"),
-        (["--sweep-readings", "head-node/spec"], "--sweep-readings = 'head-node/spec'"),
+        (["--readings", "head/always/availability"], "--readings = 'head/always/availability'"),
+        (["--sweep-readings", "head-node/always"], "--sweep-readings = 'head-node/always'"),
         (["--workers", "0"], "workers = 0"),
     ],
 )

@@ -109,15 +109,15 @@ def counterexample(condition: Any, strategy: st.SearchStrategy[Case], *, match: 
 
 
 def test_readings_are_named_validated_and_enumerated() -> None:
-    assert Readings() == Readings("head-node", "spec", "spec")
-    assert (NEXT_BURST[0], REMOTE_QUEUE[0], MFS_RULES[0]) == ("head-node", "spec", "spec")
+    assert Readings() == Readings("head-node", "always", "availability")
+    assert (NEXT_BURST[0], REMOTE_QUEUE[0], MFS_RULES[0]) == ("head-node", "always", "availability")
     assert len(EVERY) == len(set(EVERY)) == 8 and EVERY[0] == Readings()
     assert all(Readings.from_label(r.label) == r for r in EVERY)
     for bad, name in [
         (lambda: Readings(next_burst="home"), "Readings.next_burst = 'home'"),
         (lambda: Readings(remote_queue="fifo"), "Readings.remote_queue = 'fifo'"),
         (lambda: Readings(mfs="localMF"), "Readings.mfs = 'localMF'"),
-        (lambda: Readings.from_label("head-node/spec"), "readings = 'head-node/spec'"),
+        (lambda: Readings.from_label("head-node/always"), "readings = 'head-node/always'"),
     ]:
         with pytest.raises(InvalidValueError, match=name):
             bad()
@@ -174,7 +174,7 @@ def test_the_baselines_keep_every_burst_on_the_node_they_placed_the_job_on(polic
         check_pool_run(record, pool)
 
 
-# -- the remote queue: SPEC C1 or the report's literal branches -----------------------------
+# -- the remote queue: always dispatched, or the report's literal branches -------------------
 
 
 def report_branches(unpreempted: int, preempted: int) -> str:
@@ -209,8 +209,8 @@ SLOW = [PoolNode(1), PoolNode(0.5)]
 
 
 @pytest.mark.parametrize("policy", ["pfs", "pfs+mfs"])
-def test_a_lone_job_on_an_idle_head_node_migrates_only_under_spec(policy: str) -> None:
-    """The issue's case: SPEC C1 sends a lone job to a slower node; the report's literal
+def test_a_lone_job_on_an_idle_head_node_migrates_only_under_always(policy: str) -> None:
+    """The issue's case: the default reading sends a lone job to a slower node; the literal
     branches keep it where it is, since nothing else waits there."""
     job = [PoolJob.cpu_bound(1, 0, 6)]
     kw: dict[str, Any] = {"policy": policy, "quantum": 1, "grace": 1, "max_preemption": 2}
@@ -243,7 +243,7 @@ def test_under_the_literal_reading_a_job_migrates_only_when_both_queues_hold_job
     check_pool_run(record, pool)
 
 
-# -- MFS: SPEC C2 or the report's localMF test ------------------------------------------------
+# -- MFS: the availability test, or the report's localMF test ------------------------------
 
 LOADS = st.lists(
     st.tuples(
@@ -300,7 +300,7 @@ def test_with_max_mf_zero_local_mf_is_spec_event_for_event(
 ) -> None:
     """With MAX_MF = 0 every job the head node sends is banned at once: the readings agree."""
     zero = (case[0], case[1], {**case[2], "max_mf": 0})
-    spec = run(zero, "pfs+mfs", Readings(burst, remote, "spec"))
+    spec = run(zero, "pfs+mfs", Readings(burst, remote, "availability"))
     local = run(zero, "pfs+mfs", Readings(burst, remote, "local-mf"))
     assert spec.events == local.events
 

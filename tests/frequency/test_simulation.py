@@ -154,11 +154,11 @@ def test_the_record_says_how_it_was_made() -> None:
         "grace": 1.1,
         "max_mf": 2,
         "max_preemption": 3,
-        "mfs": "spec",
+        "mfs": "availability",
         "next_burst": "head-node",
         "policy": "pfs",
         "quantum": 2,
-        "remote_queue": "spec",
+        "remote_queue": "always",
     }
 
 

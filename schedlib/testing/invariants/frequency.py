@@ -943,8 +943,8 @@ def check_pool_decisions(record: RunRecord, nodes: Sequence[Any]) -> None:
         )
     readings = Readings(
         record.parameter("next_burst", "head-node"),
-        record.parameter("remote_queue", "spec"),
-        record.parameter("mfs", "spec"),
+        record.parameter("remote_queue", "always"),
+        record.parameter("mfs", "availability"),
     )
     max_mf = record.parameter("max_mf")
     everyone = range(len(nodes))
