@@ -769,8 +769,12 @@ class OutcomeLedger:
     Per job: `start` is the first `START`, `place` the last one's, `executed`
     sums every segment from a `START` to the `PREEMPT`, `FAIL`, `CANCEL`,
     `COMPLETE` or `KILL` of the same job, task and place; the terminal entry
-    gives `state`, `end` and `reason`. Entries of jobs never opened are
-    ignored. Complexity: $O(1)$ per entry.
+    gives `state`, `end` and `reason`. A job-level execution (`task=None`)
+    stopped by `CANCEL` is withdrawn, not paused (a multi-site copy stopped
+    for a faster one): the job's next `START` becomes its `start`, the start
+    of the execution that completes (the cancelled one stays in the log and
+    in `executed`). Entries of jobs never opened are ignored. Complexity:
+    $O(1)$ per entry.
 
     Examples
     --------
@@ -785,7 +789,7 @@ class OutcomeLedger:
     (('completed', 0, 5, 5), 0)
     """
 
-    __slots__ = ("_acc", "_segments")
+    __slots__ = ("_acc", "_restarted", "_segments")
 
     def __init__(self) -> None:
         # Per job, in JobOutcome's field order after requested_time, behind the job itself:
@@ -793,6 +797,8 @@ class OutcomeLedger:
         self._acc: dict[JobId, list[Any]] = {}
         # Segments keyed by the place's bounds: equal for equal places, hashed in O(ranges).
         self._segments: dict[tuple[JobId, int | None, tuple[int, ...]], Time] = {}
+        # Jobs whose job-level execution was cancelled: their next START is their start.
+        self._restarted: set[JobId] = set()
 
     @property
     def open_jobs(self) -> int:
@@ -825,12 +831,17 @@ class OutcomeLedger:
             self._segments[(event.job, event.task, event.place.bounds)] = event.time
             if a[3] is None:
                 a[3] = event.time
+            elif self._restarted and event.job in self._restarted:
+                self._restarted.discard(event.job)
+                a[3] = event.time
             a[6] = event.place
             return False
         if kind in _SEGMENT_ENDS:
             began = self._segments.pop((event.job, event.task, event.place.bounds), None)
             if began is not None:
                 a[5] += event.time - began
+                if kind is _CANCEL and event.task is None:
+                    self._restarted.add(event.job)
             if kind is _COMPLETE:
                 if event.task is not None:
                     return False
@@ -856,8 +867,10 @@ class OutcomeLedger:
             If `job` is not open.
         """
         a = self._acc.pop(job)
+        self._restarted.discard(job)
         return _outcome(a[0], a)
 
 
 _SUBMIT, _START, _COMPLETE = EventKind.SUBMIT, EventKind.START, EventKind.COMPLETE
+_CANCEL = EventKind.CANCEL
 _COMPLETED = FinalState.COMPLETED

@@ -303,14 +303,13 @@ def easy(snapshot: Snapshot) -> Decision:
         running = tuple(sorted(running + planned))
     shadow, extra = shadow_time(now, free, running, head.procs)
     positions = list(range(i))
-    window = shadow - now
     for k, job in enumerate(islice(queue, i + 1, None), i + 1):
         if not free:
             break
         procs = job.procs
         if procs > free:
             continue
-        if job.requested_time <= window:
+        if now + job.requested_time <= shadow:  # as written: never `d <= S - t` (floats)
             started.append(job)
             positions.append(k)
             free -= procs
@@ -463,7 +462,8 @@ def conservative(plan: Plan) -> PlanDecision:
     $n_j$ processors are free), and it can newly fit only if it reaches into
     room freed since: $x + d_j > \\phi_j$. So if $\\phi_j \\ge s_j$ the job
     still fits nowhere earlier and compression skips it without a scan;
-    otherwise the scan starts at $\\max(t, \\phi_j - d_j)$, not at $t$. Early
+    otherwise the scan starts at the latest of $t$ and the breakpoints $b$
+    with $b + d_j \\le \\phi_j$ (`ProfileEditor.reach_start`), not at $t$. Early
     ends free room from `now` and re-check every job from `now`; a
     reservation withdrawn far ahead re-checks only the jobs that start after
     it, from just before it.
@@ -494,7 +494,7 @@ def conservative(plan: Plan) -> PlanDecision:
     editor = plan.profile.edit()
     editor.advance(now)
     for planned_end, procs in plan.released:
-        editor.release(now, planned_end - now, procs)
+        editor.release_until(now, planned_end, procs)  # not release(now, planned_end - now)
     compress = bool(plan.released) or plan.compress
     n = len(queue)
     # settled[k]: earliest start of room freed since job k was last placed or checked.
@@ -510,6 +510,7 @@ def conservative(plan: Plan) -> PlanDecision:
     changed = []
     first = 0 if compress else (reservations.index(None) if None in reservations else len(new))
     earliest_fit, earlier_fit, move = editor.earliest_fit, editor.earlier_fit, editor.move
+    reach_start = editor.reach_start
     freed_here = _INF  # earliest room freed by moves so far in this pass
     moves: list[tuple[int, Time]] = []
     checked = [False] * n
@@ -554,9 +555,7 @@ def conservative(plan: Plan) -> PlanDecision:
                 if freed >= old:
                     continue  # nothing freed before its start: no earlier fit (see Notes)
                 # Only a window that reaches into the freed room can be new (see Notes).
-                t = freed - duration
-                if not t > now:
-                    t = now  # max(now, t), inlined (same value and type)
+                t = reach_start(now, duration, freed)
                 settled[k] = _INF
                 checked[k] = True
             if old <= now:

@@ -434,6 +434,38 @@ class ProfileEditor:
         """
         return self._recheck(t, (procs,), (duration,), (current,), False)[0]
 
+    def reach_start(self, t: Time, duration: Time, reach: Time) -> Time:
+        """Where to start looking for a window of `duration` that must end after `reach`.
+
+        The latest of `t` and the breakpoints $b$ with $b + d \\le$ `reach`: a
+        window starting before it ends by `reach`. Compression uses it to scan
+        only the windows that reach into room freed from `reach` on (see
+        [`conservative`][schedlib.backfill.policies.conservative]). Written
+        as the comparison $b + d \\le r$, never as $b \\le r - d$: with float
+        times the subtraction can round past a breakpoint.
+
+        Notes
+        -----
+        Complexity: $O(\\log k)$ (a bisection at $r - d$, then the comparison
+        as written corrects it by a breakpoint or two).
+
+        Examples
+        --------
+        >>> e = Profile.idle(4).reserve(0, 10, 3).reserve(10, 5, 2).edit()
+        >>> e.reach_start(0, 4, 12), e.reach_start(0, 4, 13), e.reach_start(11, 4, 13)
+        (0, 0, 11)
+        >>> e.reach_start(0, 4, 14)
+        10
+        """
+        times = self._times
+        i = bisect_right(times, reach - duration)  # a guess, corrected as written below
+        while i < len(times) and times[i] + duration <= reach:
+            i += 1
+        while i > 1 and times[i - 1] + duration > reach:
+            i -= 1
+        b = times[i - 1] if i else times[0]
+        return b if b > t else t
+
     def compress(
         self,
         t: Time,
@@ -723,7 +755,41 @@ class ProfileEditor:
             If a count would exceed the capacity; the editor is unchanged then.
         """
         _check_request(procs, duration, self.capacity)
-        end = start + duration
+        self._give_back(start, start + duration, procs)
+
+    def release_until(self, start: Time, end: Time, procs: int) -> None:
+        """Give back `procs` processors over $[start, end)$ (in place): a release by its end.
+
+        For the rest of a reservation whose end is known, e.g. a job that
+        ends before its planned end $e$: its processors come back over
+        $[t, e)$ exactly. `release(t, e - t, procs)` would end at
+        $t + (e - t)$, which with float times can fall an ulp short of $e$
+        (leaving a sliver reserved) or an ulp past it (freeing what was not
+        reserved). The part before the origin is ignored (it is past).
+
+        Raises
+        ------
+        InvalidValueError
+            If `end < start`, or a count would exceed the capacity; the
+            editor is unchanged then.
+
+        Examples
+        --------
+        A job reserved over $[5.4, 14.4)$ ends at 6.2: `14.4 - 6.2` added back
+        to 6.2 gives 14.399999999999999, one ulp short:
+
+        >>> p = Profile.idle(4).reserve(5.4, 9.0, 3)
+        >>> e = p.edit(); e.release_until(6.2, 14.4, 3); e.freeze().steps()
+        ((0, 4), (5.4, 1), (6.2, 4))
+        >>> e = p.edit(); e.release(6.2, 14.4 - 6.2, 3); e.freeze().steps()
+        ((0, 4), (5.4, 1), (6.2, 4), (14.399999999999999, 1), (14.4, 4))
+        """
+        _check_request(procs, 0, self.capacity)
+        if not end >= start:
+            raise InvalidValueError("end", end, f"must be >= start ({start})")
+        self._give_back(start, end, procs)
+
+    def _give_back(self, start: Time, end: Time, procs: int) -> None:
         start = max(start, self._times[0])
         if end > start:
             self._add(start, end, procs, "they were not reserved")

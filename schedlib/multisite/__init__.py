@@ -73,6 +73,7 @@ from schedlib.multisite.policies import (
 from schedlib.multisite.scheduling_pass import (
     MultiSiteSetting,
     expected_completion,
+    plan_site,
     run_pass,
     stop_running,
     withdraw,
@@ -87,6 +88,7 @@ from schedlib.multisite.sites import (
     paper_sites,
 )
 from schedlib.multisite.state import (
+    ExactSum,
     RunCore,
     Running,
     SiteCore,
@@ -106,6 +108,7 @@ __all__ = [
     "POLICIES",
     "SHIFT",
     "Cancel",
+    "ExactSum",
     "Local",
     "MetaPolicy",
     "MultiSiteJob",
@@ -132,6 +135,7 @@ __all__ = [
     "makespan",
     "multisite_workload",
     "paper_sites",
+    "plan_site",
     "query_messages",
     "queue_key",
     "raw_utilisation",

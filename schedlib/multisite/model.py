@@ -54,6 +54,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_right
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from fractions import Fraction
 
 import attrs
 
@@ -76,7 +77,7 @@ from schedlib.multisite.policies import (
     query_messages,
     queue_key,
 )
-from schedlib.multisite.scheduling_pass import run_pass, withdraw
+from schedlib.multisite.scheduling_pass import plan_site, run_pass, withdraw
 from schedlib.multisite.sites import RuntimeMatrix, Site
 from schedlib.multisite.state import RunCore, SiteCore
 
@@ -115,6 +116,13 @@ class MultiSiteModel:
     log_reservations
         Log `RESERVE` events (conservative: every reservation made or moved;
         EASY: the head's), place `(site,)`.
+    reserve_on_arrival
+        Conservative sites give each copy its reservation when it arrives,
+        before the next job of the same instant is handled (default), so that
+        a completion-time query sees the copies placed earlier in the same
+        instant; `False`: the copies of one instant are placed together at
+        its scheduling pass, in queue order, and a query sees none of them
+        (see the Multi-site page, "Same-instant order").
 
     Raises
     ------
@@ -133,6 +141,7 @@ class MultiSiteModel:
         transfer: bool = False,
         mbps: float = LINK_MBPS,
         log_reservations: bool = False,
+        reserve_on_arrival: bool = True,
     ) -> None:
         self.sites = tuple(sites)
         if not self.sites:
@@ -149,6 +158,7 @@ class MultiSiteModel:
         self.transfer = transfer
         self.mbps = mbps
         self.log_reservations = log_reservations
+        self.reserve_on_arrival = reserve_on_arrival
         self.jobs = tuple(sorted(jobs, key=lambda j: (j.submit, j.id)))
         self.offsets = tuple(
             sum(s.processors for s in self.sites[:i]) for i in range(len(self.sites))
@@ -243,6 +253,12 @@ class MultiSiteModel:
     # ------------------------------------------------------------- transitions
 
     def _arrive(self, core: RunCore, now: Time) -> None:
+        # Ends before arrivals: a conservative site whose schedule the ends (or the
+        # withdrawals) of this instant changed releases and compresses it first, so that
+        # the arrivals' queries and reservations see its current schedule.
+        for site in core.sites:
+            if site.profile is not None and (site.released or site.compress):
+                plan_site(self, core, site, now)
         i = core.arrived
         n = len(self.jobs)
         while i < n and self._submit[i] == now:
@@ -275,27 +291,35 @@ class MultiSiteModel:
         wanted = self.policy.copies if self.policy.copies is not None else len(self.sites)
         chosen = sorted(least_sites(values, wanted))
         best = min(estimates[s] for s in chosen)
+        by_efficacy = self.policy.priority == "efficacy"
         core.copies[job.id] = {}
         for s in chosen:
             site = core.sites[s]
-            key = queue_key(job.submit, job.id, best / estimates[s], self.policy.priority)
+            ratio = Fraction(best) / Fraction(estimates[s]) if by_efficacy else 1
+            key = queue_key(job.submit, job.id, ratio, self.policy.priority)
             at = bisect_right(site.keys, key)
             site.keys.insert(at, key)
             site.queue.insert(at, Request(job.id, job.submit, job.procs, estimates[s]))
             site.reservations.insert(at, None)
             if site.profile is not None:
                 site.settled.insert(at, math.inf)
-            site.queued_work += job.procs * estimates[s]
+            site.queued_work.add(job.procs, estimates[s])
             core.copies[job.id][s] = None
             core.log.append(JobEvent(now, job.id, EventKind.ASSIGN, (s,)))
             core.dirty.add(s)
+            if self.reserve_on_arrival and site.profile is not None:
+                plan_site(self, core, site, now)  # its reservation now (it starts at the pass)
 
     def completion_if_sent(self, site: SiteCore, procs: int, estimate: Time, now: Time) -> Time:
         """The completion time `site` would promise a job sent to it now (a query, §7).
 
-        Conservative sites: its earliest fit in the site's profile; EASY
-        sites: its shadow time behind the running jobs. Plus its requested
-        time there.
+        Conservative sites: its earliest fit in the site's current schedule
+        (the ends of this instant given back and the schedule compressed
+        before any arrival is handled; with `reserve_on_arrival`, the copies
+        sent earlier in this instant hold their reservations); EASY sites:
+        its shadow time behind the running jobs (our extension: §5 says
+        completion estimates need conservative backfilling). Plus its
+        requested time there.
         """
         if site.profile is not None:
             return site.profile.earliest_fit(now, procs, estimate) + estimate
@@ -307,7 +331,7 @@ class MultiSiteModel:
         k = next(i for i, entry in enumerate(site.running) if entry[1] == job)
         _, _, planned_end, procs, place, killed, ranges, _ = site.running.pop(k)
         site.free = site.free.give_back(ranges)
-        site.running_work -= procs * planned_end
+        site.running_work.add(-procs, planned_end)
         site.running_procs -= procs
         if site.profile is None:
             site.planned.remove((planned_end, procs, job))
@@ -438,6 +462,7 @@ def simulate_multisite(
     transfer: bool = False,
     mbps: float = LINK_MBPS,
     log_reservations: bool = False,
+    reserve_on_arrival: bool = True,
     max_events: int | None = None,
     progress: Callable[[Time, int], None] | None = None,
 ) -> MultiSiteRun:
@@ -445,7 +470,7 @@ def simulate_multisite(
 
     Parameters
     ----------
-    jobs, sites, policy, matrix, transfer, mbps, log_reservations
+    jobs, sites, policy, matrix, transfer, mbps, log_reservations, reserve_on_arrival
         See [`MultiSiteModel`][schedlib.multisite.model.MultiSiteModel].
     max_events, progress
         Passed to [`simulate`][schedlib.engine.simulate].
@@ -480,6 +505,7 @@ def simulate_multisite(
         transfer=transfer,
         mbps=mbps,
         log_reservations=log_reservations,
+        reserve_on_arrival=reserve_on_arrival,
     )
     core, events = model.initial()
     trace = simulate(model, core, events, max_events=max_events, progress=progress)
@@ -497,6 +523,7 @@ def simulate_multisite(
             "priority": model.policy.priority,
             "sites": tuple((s.name, s.processors) for s in model.sites),
             "transfer": transfer,
+            "reserve_on_arrival": reserve_on_arrival,
             "messages": trace.state.messages,
         },
     )

@@ -40,6 +40,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Literal
 
 import attrs
@@ -180,7 +181,7 @@ POLICIES: Mapping[str, MetaPolicy] = {
 """The paper's schemes by name."""
 
 
-def least_sites(values: Sequence[float], k: int) -> tuple[int, ...]:
+def least_sites(values: Sequence[float | Fraction], k: int) -> tuple[int, ...]:
     """The `k` sites with the least `values` (load, or expected completion); ties: lowest index.
 
     Parameters
@@ -298,12 +299,15 @@ def copies_to_cancel(
 
 
 def queue_key(
-    submit: Time, job: JobId, efficacy: float, priority: Priority
-) -> tuple[float, Time, JobId]:
+    submit: Time, job: JobId, efficacy: float | Fraction, priority: Priority
+) -> tuple[float | Fraction, Time, JobId]:
     """A copy's place in its site's queue (ascending keys first).
 
     FCFS: `(0, submit, id)`; efficacy: `(-efficacy, submit, id)` — highest
-    efficacy first, then FCFS, then id.
+    efficacy first, then FCFS, then id. The model passes the efficacy as an
+    exact ratio (a `Fraction` of the two float times), so that jobs of equal
+    efficacy tie and fall back to FCFS: two float quotients of equal ratios
+    can differ in their last bit.
 
     References
     ----------

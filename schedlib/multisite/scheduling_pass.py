@@ -46,6 +46,7 @@ __all__ = [
     "MultiSiteSetting",
     "expected_completion",
     "global_place",
+    "plan_site",
     "run_pass",
     "stop_running",
     "withdraw",
@@ -83,7 +84,7 @@ def run_pass(model: MultiSiteSetting, core: RunCore, now: Time) -> None:
             if site.profile is None:
                 _easy_pass(model, core, site, now)
             else:
-                due.append((site, _plan(model, core, site, now)))
+                due.append((site, plan_site(model, core, site, now)))
         for site, jobs in due:
             _start_due(model, core, site, jobs, now)
 
@@ -106,8 +107,17 @@ def _easy_pass(model: MultiSiteSetting, core: RunCore, site: SiteCore, now: Time
             )
 
 
-def _plan(model: MultiSiteSetting, core: RunCore, site: SiteCore, now: Time) -> tuple[JobId, ...]:
-    """Place and compress `site`'s reservations; return the copies due now, in queue order."""
+def plan_site(
+    model: MultiSiteSetting, core: RunCore, site: SiteCore, now: Time
+) -> tuple[JobId, ...]:
+    """Bring a conservative site's schedule up to date; return the copies due now, in queue order.
+
+    Gives back the processors of the copies that ended early (and of the
+    reservations withdrawn) since its last plan, compresses its reservations,
+    and places the copies that have none yet ([`conservative`][schedlib.backfill.conservative]).
+    Starting the due copies is the pass's work: called again with nothing
+    changed, it changes nothing and returns the same copies.
+    """
     assert site.profile is not None
     plan = Plan(
         now,
@@ -244,7 +254,7 @@ def _start(model: MultiSiteSetting, core: RunCore, site: SiteCore, job: JobId, n
     insort(site.running, (end, job, planned_end, request.procs, place, killed, ranges, now))
     if site.profile is None:
         insort(site.planned, (planned_end, request.procs, job))
-    site.running_work += request.procs * planned_end
+    site.running_work.add(request.procs, planned_end)
     site.running_procs += request.procs
     core.log.append(JobEvent(now, job, EventKind.START, place))
     core.events.append(Event(end, Phase.COMPLETION, ("end", site.index, job), key=("end", job)))
@@ -260,7 +270,7 @@ def _dequeue(site: SiteCore, k: int) -> tuple[Request, Time | None]:
     reserved = site.reservations.pop(k)
     if site.profile is not None:
         del site.settled[k]
-    site.queued_work -= request.procs * request.requested_time
+    site.queued_work.add(-request.procs, request.requested_time)
     return request, reserved
 
 
@@ -282,7 +292,7 @@ def stop_running(core: RunCore, site: SiteCore, job: JobId, now: Time, detail: s
     k = next(i for i, entry in enumerate(site.running) if entry[1] == job)
     _, _, planned_end, procs, place, _, ranges, _ = site.running.pop(k)
     site.free = site.free.give_back(ranges)
-    site.running_work -= procs * planned_end
+    site.running_work.add(-procs, planned_end)
     site.running_procs -= procs
     if site.profile is None:
         del site.planned[bisect_left(site.planned, (planned_end, procs, job))]

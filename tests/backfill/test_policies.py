@@ -110,3 +110,19 @@ def test_shadow_time_is_the_earliest_fit_of_the_running_profile(
     shadow, extra = shadow_time(0, free, ends, procs)
     assert shadow == profile.earliest_fit(0, procs, 1)
     assert extra == profile.free_at(shadow) - procs
+
+
+def test_easy_backfills_a_job_ending_exactly_at_the_shadow_time_with_float_times() -> None:
+    """`t + d <= S` as written: here `S - t < d` by one rounding, yet `t + d == S`.
+
+    The minimal case of the multi-site runs (runtimes times Table 1 factors): 2
+    processors free, a running job holds 3 until S, the head needs 4, job 3 needs
+    2 for d. It ends exactly at the shadow time, so it must start now.
+    """
+    now, d = 734831.4662961123, 3589.5348837209303
+    shadow = now + d
+    assert shadow - now < d  # the subtraction loses the equality
+    queue = (Request(2, 0, 4, 100.0), Request(3, 0, 2, d))
+    decision = easy(Snapshot(now, 2, ((shadow, 3, 1),), queue))
+    assert ids(decision.start) == [3]
+    assert (decision.head.id, decision.reservation) == (2, shadow)  # type: ignore[union-attr]

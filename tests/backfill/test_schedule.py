@@ -215,3 +215,16 @@ def test_the_model_plugs_into_the_engine_step_by_step() -> None:
 def test_wide_jobs_only_wait(policy: str) -> None:
     record = schedule([Job(1, 0, 4, 5, 5), Job(2, 0, 4, 5, 5)], Cluster(4), policy=policy)
     assert starts(record) == {1: 0, 2: 5}
+
+
+def test_an_early_end_gives_back_exactly_up_to_the_planned_end_with_float_times() -> None:
+    """Job 1 holds the machine over [5.4, 14.4) and ends at 6.2; job 2 must start then.
+
+    `6.2 + (14.4 - 6.2)` is 14.399999999999999: giving the processors back for
+    `planned_end - now` seconds would leave a sliver reserved just before 14.4, and
+    job 2 (9 s, reserved at 14.4) could not move across it.
+    """
+    assert 6.2 + (14.4 - 6.2) < 14.4
+    jobs = [Job(1, 5.4, 4, 9.0, 0.8), Job(2, 5.4, 4, 9.0, 9.0)]
+    record = schedule(jobs, Cluster(4), policy="conservative")
+    assert [(o.job, o.start) for o in record.outcomes] == [(1, 5.4), (2, 6.2)]

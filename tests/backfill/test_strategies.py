@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import find, given
 from hypothesis import strategies as st
 
 from schedlib.errors import InvalidValueError
 from schedlib.model import Cluster, Job
 from schedlib.testing.strategies import (
+    FLOAT_ORIGINS,
+    FLOAT_TICKS,
     RUNTIME_MODES,
+    TIME_MODES,
     clusters,
     parallel_instances,
     parallel_jobs,
@@ -27,6 +30,7 @@ from schedlib.testing.strategies import (
         (lambda: parallel_jobs(max_submit=-1), "max_submit"),
         (lambda: parallel_jobs(min_requested_time=3, max_requested_time=2), "min_requested_time"),
         (lambda: parallel_jobs(runtimes="late"), "runtimes"),
+        (lambda: parallel_jobs(times="decimal"), "times"),
         (lambda: workloads(processors=0), "processors"),
         (lambda: workloads(processors=2, min_jobs=3, max_jobs=2), "min_jobs"),
         (lambda: parallel_instances(max_processors=0), "max_processors"),
@@ -39,25 +43,66 @@ def test_bad_bounds_are_refused_before_drawing(make: object, field: str) -> None
     assert error.value.field == field
 
 
+def _ticks(value: float, tick: float, origin: float = 0.0) -> int | None:
+    """The `k` with `value == origin + k * tick` as the strategies compute it, if any."""
+    k = round((value - origin) / tick)
+    expected = k if tick == 1 else (origin + k * tick if origin else k * tick)
+    return k if value == expected else None
+
+
+def _clock_of(jobs: list[Job]) -> tuple[float, float]:
+    """The (tick, origin) every time of the workload is made of."""
+    for tick, origin in [(1, 0.0)] + [(t, o) for t in FLOAT_TICKS for o in FLOAT_ORIGINS]:
+        if all(
+            _ticks(j.submit, tick, origin) is not None
+            and _ticks(j.requested_time, tick) is not None
+            and _ticks(j.runtime, tick) is not None
+            for j in jobs
+        ):
+            return tick, origin
+    raise AssertionError(f"no tick makes {jobs}")
+
+
+@pytest.mark.parametrize("times", TIME_MODES)
 @pytest.mark.parametrize("runtimes", RUNTIME_MODES)
 @given(data=st.data())
-def test_instances_are_valid_by_construction(runtimes: str, data: st.DataObject) -> None:
+def test_instances_are_valid_by_construction(
+    runtimes: str, times: str, data: st.DataObject
+) -> None:
     cluster, jobs = data.draw(
-        parallel_instances(max_processors=5, max_jobs=8, max_requested_time=9, runtimes=runtimes)
+        parallel_instances(
+            max_processors=5, max_jobs=8, max_requested_time=9, runtimes=runtimes, times=times
+        )
     )
     assert isinstance(cluster, Cluster) and 1 <= cluster.processors <= 5
     assert sorted(j.id for j in jobs) == list(range(1, len(jobs) + 1))
+    tick, origin = _clock_of(jobs)
+    if times == "integer" or (jobs and tick == 1):
+        assert tick == 1 and all(type(x) is int for j in jobs for x in (j.submit, j.runtime))
+    if times == "float" and jobs:
+        assert tick in FLOAT_TICKS and all(isinstance(j.submit, float) for j in jobs)
     for job in jobs:
+        submit, requested = _ticks(job.submit, tick, origin), _ticks(job.requested_time, tick)
+        runtime = _ticks(job.runtime, tick)
+        assert submit is not None and requested is not None and runtime is not None
         assert isinstance(job, Job) and 1 <= job.procs <= cluster.processors
-        assert 1 <= job.requested_time <= 9 and 0 <= job.submit <= 50
+        assert 1 <= requested <= 9 and 0 <= submit <= 50
         if runtimes == "exact":
             assert job.runtime == job.requested_time
         elif runtimes == "early":
-            assert 0 <= job.runtime <= job.requested_time
+            assert 0 <= runtime <= requested
         else:
-            assert 0 <= job.runtime <= 2 * job.requested_time + 2
+            assert 0 <= runtime <= 2 * requested + 2
+
+
+def test_float_times_shrink_towards_whole_seconds() -> None:
+    _, jobs = find(parallel_instances(min_jobs=1), lambda instance: True)
+    assert [(j.submit, j.requested_time) for j in jobs] == [(0, 1)]
+    _, jobs = find(parallel_instances(min_jobs=1, times="float"), lambda instance: True)
+    assert [(j.submit, j.requested_time) for j in jobs] == [(0.0, FLOAT_TICKS[0])]
 
 
 @given(job=parallel_jobs(job_id=7, max_procs=3, min_requested_time=4, max_requested_time=4))
 def test_one_job(job: Job) -> None:
-    assert job.id == 7 and job.procs <= 3 and job.requested_time == 4
+    tick = job.requested_time / 4
+    assert job.id == 7 and job.procs <= 3 and tick in (1, *FLOAT_TICKS)

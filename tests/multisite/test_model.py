@@ -11,6 +11,7 @@ from schedlib.model import EventKind, FinalState, Job
 from schedlib.multisite import (
     CONSERVATIVE_MR,
     CONSERVATIVE_MR_SLOWER,
+    EFFICACY,
     GREEDY,
     GREEDY_MR,
     SHIFT,
@@ -175,3 +176,134 @@ def test_paper_sites_and_matrix_agree() -> None:
     sites = paper_sites(128)
     assert len(sites) == RuntimeMatrix.paper().sites == 4
     assert all(s.processors == 128 for s in sites)
+
+
+# -- round 2 of the multi-site issue: queries from the current schedule, same-instant
+# copies, restarts ---------------------------------------------------------------------
+
+
+def test_a_completion_query_answers_from_the_schedule_after_the_ends_of_the_instant() -> None:
+    """Job 0 ends at t=10 on a (requested 100); job 1 arrives at t=10: a is free again.
+
+    Site b runs job 1 1.5 times slower (done at 85); a, with job 0's processors given
+    back, completes it at 60. A query answered from the stale schedule (job 0 held
+    until 100) would send it to b.
+    """
+    matrix = RuntimeMatrix(((1.0, 1.5),), ("only",))
+    jobs = [MultiSiteJob(0, 0, 4, 100, 10), MultiSiteJob(1, 10, 4, 50, 50)]
+    for policy in (CONSERVATIVE_MR, EFFICACY):
+        for on_arrival in (True, False):
+            run = simulate_multisite(
+                jobs,
+                TWO,
+                policy.with_copies(1, "completion"),
+                matrix=matrix,
+                reserve_on_arrival=on_arrival,
+            )
+            outcome = run.record.outcome_map()[1]
+            assert (outcome.start, outcome.end, outcome.place) == (10.0, 60.0, (0, 1, 2, 3))
+            check_multisite_run(run)
+
+
+def test_queries_see_the_copies_reserved_earlier_in_the_same_instant_by_default() -> None:
+    """Two identical jobs at t=0, two idle sites, K=1 by completion time."""
+    jobs = [MultiSiteJob(0, 0, 4, 10, 10), MultiSiteJob(1, 0, 4, 10, 10)]
+    policy = CONSERVATIVE_MR.with_copies(1, "completion")
+    default = simulate_multisite(jobs, TWO, policy, matrix=SAME)
+    assert [(o.start, o.place) for o in default.record.outcomes] == [
+        (0, (0, 1, 2, 3)),
+        (0, (4, 5, 6, 7)),
+    ]
+    together = simulate_multisite(jobs, TWO, policy, matrix=SAME, reserve_on_arrival=False)
+    assert [(o.start, o.place) for o in together.record.outcomes] == [
+        (0, (0, 1, 2, 3)),
+        (10.0, (0, 1, 2, 3)),
+    ]  # both sent to a while b stays idle: neither query saw the other copy
+    assert default.record.parameter("reserve_on_arrival") is True
+    for run in (default, together):
+        check_multisite_run(run)
+
+
+def test_a_job_restarted_on_a_faster_site_reports_the_start_that_completed() -> None:
+    """Cancel-slower-only: job 1 starts on slow a at 0, restarts on fast b at 5.
+
+    Its outcome reports the execution that completed (start 5, end 15); the cancelled
+    start at 0 stays in the log and in `executed`.
+    """
+    fast_b = RuntimeMatrix(((4.0, 1.0),), ("only",))
+    jobs = [MultiSiteJob(0, 0, 4, 100, 5), MultiSiteJob(1, 0, 4, 10, 10, origin=0)]
+    run = simulate_multisite(jobs, TWO, CONSERVATIVE_MR_SLOWER, matrix=fast_b)
+    check_multisite_run(run)
+    events = [(e.time, e.kind, e.place) for e in run.record.events if e.job == 1]
+    assert (0, EventKind.START, (0, 1, 2, 3)) in events
+    assert (5.0, EventKind.CANCEL, (0, 1, 2, 3)) in events
+    outcome = run.record.outcome_map()[1]
+    assert (outcome.start, outcome.end, outcome.place) == (5.0, 15.0, (4, 5, 6, 7))
+    assert outcome.executed == 15.0  # 5 s cancelled at a, 10 s completed at b
+    assert [(x[1], x[2], x[3], x[5]) for x in run.executions() if x[0] == 1] == [
+        (0, 0, 5.0, False),
+        (1, 5.0, 15.0, True),
+    ]
+
+
+def test_equal_loads_tie_exactly_whatever_the_float_times() -> None:
+    """A site whose jobs have all gone holds load 0 exactly, not a rounding residue.
+
+    Site a runs jobs 0 and 2 (0.1 s, then 0.3 s queued behind it), b job 1; all end
+    before t=1. Job 3 then finds both sites idle and goes to the lower index. With
+    float running sums, a kept a residue of the additions and subtractions of
+    $n \\cdot d$ and job 3 went to b.
+    """
+    jobs = [
+        MultiSiteJob(0, 0, 4, 0.1, 0.1),
+        MultiSiteJob(1, 0, 2, 0.3, 0.1),
+        MultiSiteJob(2, 0, 4, 0.3, 0.3),
+        MultiSiteJob(3, 1, 4, 0.7, 0.2),
+    ]
+    run = simulate_multisite(jobs, TWO, GREEDY, matrix=SAME)
+    assigned = [(e.job, e.place) for e in run.record.events if e.kind is EventKind.ASSIGN]
+    assert assigned == [(0, (0,)), (1, (1,)), (2, (0,)), (3, (0,))]
+
+
+def test_jobs_of_equal_efficacy_keep_their_fcfs_order_whatever_the_float_quotients() -> None:
+    """At site a all three jobs have efficacy 16.3/17.7 in real arithmetic: FCFS order.
+
+    Their float quotients `(d f_b) / (d f_a)` differ in the last bit with `d` (5 and 19
+    here), which put job 2 ahead of job 1 at a when the key was the float quotient.
+    """
+    matrix = RuntimeMatrix(((1.0, 16.3 / 17.7),), ("IS-8 at the SGI and the Cray",))
+    jobs = [
+        MultiSiteJob(0, 0, 4, 5, 5),
+        MultiSiteJob(1, 0, 4, 5, 5),
+        MultiSiteJob(2, 0, 2, 19, 19),
+    ]
+    run = simulate_multisite(
+        jobs, TWO, EFFICACY, matrix=matrix, log_reservations=True, reserve_on_arrival=False
+    )
+    check_multisite_run(run)
+    assert [(o.job, o.start, o.place[0]) for o in run.record.outcomes] == [
+        (0, 0, 4),
+        (1, 5 * 16.3 / 17.7, 4),
+        (2, 0, 0),
+    ]
+
+
+def test_the_multisite_checkers_compare_times_exactly() -> None:
+    """A promise broken by less than 1e-9 s is broken: the checkers use no tolerance."""
+    from schedlib.model import JobEvent, RunRecord
+    from schedlib.testing.invariants import check_completion_bound, check_multisite_reservations
+
+    later = 1.0 + 2.0**-40
+    log = [
+        JobEvent(0, 1, EventKind.SUBMIT),
+        JobEvent(0, 1, EventKind.ASSIGN, (0,)),
+        JobEvent(0, 1, EventKind.RESERVE, (0,), at=1.0),
+        JobEvent(0.5, 1, EventKind.RESERVE, (0,), at=later),
+        JobEvent(later, 1, EventKind.START, (0,)),
+        JobEvent(later + 2, 1, EventKind.COMPLETE, (0,)),
+    ]
+    record = RunRecord.from_log("x", [Job(1, 0, 1, 2, 2)], log, capacity=1)
+    with pytest.raises(AssertionError, match="reservation moved later"):
+        check_multisite_reservations(record, sites=[1])
+    with pytest.raises(AssertionError, match=r"promised completion by 3\.0 "):
+        check_completion_bound(record, estimates={1: (2,)})

@@ -4,6 +4,7 @@ All strategies are valid by construction (no filtering), take keyword-only
 bounds checked up front, and say in their docstring what they shrink towards.
 They are grouped by model in submodules and all re-exported here:
 
+- `clock`: whole seconds or float ticks, the time scale the others draw on.
 - `backfill`: rigid parallel jobs, workloads and clusters (backfilling).
 - `availability`: availability patterns and grid jobs (PGS).
 - `preemption`: multi-resource nodes, jobs and topologies (preemption).
@@ -25,6 +26,7 @@ except ImportError as error:  # pragma: no cover - exercised in a subprocess tes
 
 from schedlib.testing.strategies.availability import *  # noqa: F403
 from schedlib.testing.strategies.backfill import *  # noqa: F403
+from schedlib.testing.strategies.clock import *  # noqa: F403
 from schedlib.testing.strategies.deferment import *  # noqa: F403
 from schedlib.testing.strategies.frequency import *  # noqa: F403
 from schedlib.testing.strategies.multisite import *  # noqa: F403

@@ -1,11 +1,17 @@
 """Hypothesis strategies for resources with planned availability and bags of jobs (PGS).
 
-Every strategy is valid by construction, takes keyword-only bounds checked
-up front, and draws times that are whole seconds or quarter seconds (and
-restart delays on the 1/1024 s grid), so that every sum the simulation makes
-is exact: "a job ends exactly when its resource goes down" is then decided
-exactly. They shrink towards fewer and shorter items, one
-`(uptime, downtime)` pair, fixed restart delays and exact estimates.
+Every strategy is valid by construction and takes keyword-only bounds checked
+up front. With `times="integer"` they draw times that are whole seconds or
+quarter seconds (and restart delays on the 1/1024 s grid), so that every sum
+the simulation makes is exact: "a job ends exactly when its resource goes
+down" is then decided exactly. With `times="float"` runtimes, estimates and
+the snapshot's times are multiples of a quarter of a float tick
+([`clock`][schedlib.testing.strategies.clock]; submissions from 0, not from the
+clock's far origin: the resources' availability cycles would fill the engine's
+livelock window before the first job arrives), so that such ties come out
+equal or an ulp apart; `"mixed"` (the default) draws either. They shrink
+towards fewer and shorter items, one `(uptime, downtime)` pair, fixed restart
+delays, exact estimates and whole seconds.
 
 Examples
 --------
@@ -31,6 +37,7 @@ from schedlib.availability.patterns import (
     RestartDelay,
 )
 from schedlib.errors import InvalidValueError
+from schedlib.testing.strategies.clock import TIME_MODES, Clock, clocks
 from schedlib.validation import require
 
 __all__ = [
@@ -45,9 +52,16 @@ __all__ = [
 VolatileGrid = tuple[tuple[BagJob, ...], tuple[ResourceAvailability, ...], int]
 
 
-def _quarters(low: float, high: float) -> st.SearchStrategy[float]:
-    """Multiples of 0.25 in `[low, high]`, shrinking towards `low`."""
-    return st.integers(int(low * 4), int(high * 4)).map(lambda q: q / 4)
+def _quarters(low: float, high: float, tick: float = 1) -> st.SearchStrategy[float]:
+    """Multiples of `tick / 4` from `low` to `high` ticks, shrinking towards `low`."""
+    if tick == 1:
+        return st.integers(int(low * 4), int(high * 4)).map(lambda q: q / 4)
+    return st.integers(int(low * 4), int(high * 4)).map(lambda q: q * tick / 4)
+
+
+def _times(times: str) -> None:
+    if times not in TIME_MODES:
+        raise InvalidValueError("times", times, f"must be one of {', '.join(TIME_MODES)}")
 
 
 def _check_range(name_low: str, low: float, name_high: str, high: float) -> None:
@@ -109,6 +123,7 @@ def _resource(
     max_uptime: int,
     max_downtime: int,
     max_delay: float,
+    phases: bool,
 ) -> ResourceAvailability:
     planned = draw(
         availability_patterns(
@@ -127,7 +142,12 @@ def _resource(
             change = draw(st.integers(-half, half))
             shifted.append((max(1, up + change), down))
         actual = AvailabilityPattern(shifted)
-    return ResourceAvailability(planned, actual, draw(restart_delays(max_mean=max_delay)))
+    restart = draw(restart_delays(max_mean=max_delay))
+    phase = 0.0
+    if phases:
+        first = (actual or planned).uptime(0)
+        phase = draw(_quarters(0, first - 0.25))
+    return ResourceAvailability(planned, actual, restart, phase)
 
 
 def resource_availabilities(
@@ -138,11 +158,12 @@ def resource_availabilities(
     max_uptime: int = 100,
     max_downtime: int = 5,
     max_delay: float = 1,
+    phases: bool = True,
 ) -> st.SearchStrategy[ResourceAvailability]:
-    """One resource's availability: a planned pattern, the actual one, a restart delay.
+    """One resource's availability: a planned pattern, the actual one, a restart delay, a phase.
 
-    Shrinks towards one pair `(min_uptime, 0)`, followed exactly, and no
-    restart delay.
+    Shrinks towards one pair `(min_uptime, 0)`, followed exactly, no
+    restart delay and a starting phase of 0.
 
     Parameters
     ----------
@@ -153,6 +174,10 @@ def resource_availabilities(
         Bounds of the pattern (see `availability_patterns`).
     max_delay
         Largest mean restart delay.
+    phases
+        If true, the resource may have been up for a while when the run
+        begins (a multiple of 0.25 s, shorter than its first actual uptime);
+        else it comes up at time 0.
 
     Raises
     ------
@@ -163,7 +188,7 @@ def resource_availabilities(
         max_pairs=max_pairs, min_uptime=min_uptime, max_uptime=max_uptime, max_downtime=max_downtime
     )
     require(max_delay, "max_delay", at_least=0)
-    return _resource(exact, max_pairs, min_uptime, max_uptime, max_downtime, max_delay)
+    return _resource(exact, max_pairs, min_uptime, max_uptime, max_downtime, max_delay, phases)
 
 
 @st.composite
@@ -174,12 +199,14 @@ def _bag(
     max_runtime: float,
     max_submit: int,
     estimate_error: float,
+    times: str,
 ) -> tuple[BagJob, ...]:
+    clock: Clock = draw(clocks(times))
     count = draw(st.integers(min_jobs, max_jobs))
     jobs = []
     for i in range(count):
-        runtime = draw(_quarters(0, max_runtime))
-        submit = draw(st.integers(0, max_submit))
+        runtime = draw(_quarters(0, max_runtime, clock.tick))
+        submit = clock.span(draw(st.integers(0, max_submit)))  # from 0: see the module
         estimate = runtime
         if estimate_error > 0:
             # A factor on the 1/8 grid in [1 - error, 1 + error], shrinking to 1.
@@ -197,8 +224,9 @@ def bag_jobs(
     max_runtime: float = 120,
     max_submit: int = 50,
     estimate_error: float = 0,
+    times: str = "mixed",
 ) -> st.SearchStrategy[tuple[BagJob, ...]]:
-    """Bags of independent jobs, ids `0..n-1`, runtimes multiples of 0.25 s.
+    """Bags of independent jobs, ids `0..n-1`, runtimes multiples of a quarter tick.
 
     Shrinks towards `min_jobs` jobs of runtime 0 submitted at 0, with exact
     estimates.
@@ -208,25 +236,28 @@ def bag_jobs(
     min_jobs, max_jobs
         How many jobs.
     max_runtime
-        Longest runtime.
+        Longest runtime, in ticks.
     max_submit
-        Latest submission time (whole seconds).
+        Latest submission time, in ticks from the origin.
     estimate_error
         `0` (default) gives exact estimates; else each estimate is the
         runtime times a factor $1 + k/8$ within $\\pm$ `estimate_error`
         (at most 1).
+    times
+        `"mixed"`, `"integer"` (a tick is 1 s) or `"float"` (see the module).
 
     Raises
     ------
     InvalidValueError
-        For negative bounds, `min_jobs > max_jobs`, or `estimate_error`
-        outside $[0, 1]$.
+        For negative bounds, `min_jobs > max_jobs`, `estimate_error`
+        outside $[0, 1]$, or another `times`.
     """
     _check_range("min_jobs", min_jobs, "max_jobs", max_jobs)
     require(max_runtime, "max_runtime", at_least=0)
     require(max_submit, "max_submit", at_least=0)
     require(estimate_error, "estimate_error", at_least=0, at_most=1)
-    return _bag(min_jobs, max_jobs, max_runtime, max_submit, estimate_error)
+    _times(times)
+    return _bag(min_jobs, max_jobs, max_runtime, max_submit, estimate_error, times)
 
 
 @st.composite
@@ -236,21 +267,25 @@ def _snapshot(
     max_jobs: int,
     max_queue_length: int,
     max_time: float,
+    times: str,
 ) -> SchedulerSnapshot:
+    tick = draw(clocks(times)).tick
     queue_length = draw(st.integers(1, max_queue_length))
     next_id = iter(range(10**9))
-    job = st.builds(lambda e: PendingJob(next(next_id), e), _quarters(0, max_time))
+    job = st.builds(lambda e: PendingJob(next(next_id), e), _quarters(0, max_time, tick))
     views = []
     for index in range(draw(st.integers(1, max_resources))):
-        remaining = draw(_quarters(0, max_time))
+        remaining = draw(_quarters(0, max_time, tick))
         held = draw(st.integers(0, queue_length))
         running = draw(job) if held and draw(st.booleans()) else None
-        elapsed = draw(_quarters(0, running.estimate)) if running is not None else 0
+        elapsed: float = 0
+        if running is not None:  # at most its estimate (a rounding past it is cut back)
+            elapsed = min(draw(_quarters(0, running.estimate / tick, tick)), running.estimate)
         queued = tuple(draw(job) for _ in range(held - (running is not None)))
         views.append(ResourceView(index, remaining, running, elapsed, queued))
     priority = tuple(draw(st.lists(job, max_size=max_jobs // 2)))
     regular = tuple(draw(st.lists(job, max_size=max_jobs - len(priority))))
-    now = draw(_quarters(0, max_time))
+    now = draw(_quarters(0, max_time, tick))
     return SchedulerSnapshot(now, tuple(views), priority, regular, queue_length)
 
 
@@ -260,13 +295,14 @@ def scheduler_snapshots(
     max_jobs: int = 10,
     max_queue_length: int = 3,
     max_time: float = 100,
+    times: str = "mixed",
 ) -> st.SearchStrategy[SchedulerSnapshot]:
     """What a scheduler knows at one instant: available resources and waiting jobs.
 
     Resources are numbered `0..n-1` in snapshot order; each holds at most
     `queue_length` jobs; a running job has run no longer than its estimate;
     job ids are unique across resources and queues. Times are multiples of
-    0.25 s up to `max_time`.
+    a quarter tick up to `max_time` ticks (`times`: see the module).
 
     Shrinks towards one idle resource with 0 s left, no waiting job and
     `queue_length` 1.
@@ -280,7 +316,8 @@ def scheduler_snapshots(
     require(max_jobs, "max_jobs", at_least=0)
     require(max_queue_length, "max_queue_length", at_least=1)
     require(max_time, "max_time", greater_than=0)
-    return _snapshot(max_resources, max_jobs, max_queue_length, max_time)
+    _times(times)
+    return _snapshot(max_resources, max_jobs, max_queue_length, max_time, times)
 
 
 def volatile_grids(
@@ -293,23 +330,28 @@ def volatile_grids(
     max_submit: int = 50,
     max_uptime: int = 100,
     estimate_error: float = 0,
+    times: str = "mixed",
+    phases: bool = True,
 ) -> st.SearchStrategy[VolatileGrid]:
     """Whole instances: `(jobs, resources, queue_length)`.
 
-    Shrinks towards no jobs, one resource up for 1 s at a time and queue
-    length 1.
+    Shrinks towards no jobs, one resource up for 1 s at a time from time 0
+    and queue length 1.
 
     Parameters
     ----------
     exact
         Resources follow their planned availability (see
         `resource_availabilities`).
-    max_jobs, max_runtime, max_submit, estimate_error
+    max_jobs, max_runtime, max_submit, estimate_error, times
         See `bag_jobs`.
     max_resources, max_uptime
         How many resources (at least one) and their longest uptime.
     max_queue_length
         Largest queue length drawn (from 1).
+    phases
+        Resources may start part-way through their first uptime (see
+        `resource_availabilities`).
 
     Raises
     ------
@@ -325,9 +367,10 @@ def volatile_grids(
             max_runtime=max_runtime,
             max_submit=max_submit,
             estimate_error=estimate_error,
+            times=times,
         ),
         st.lists(
-            resource_availabilities(exact=exact, max_uptime=max_uptime),
+            resource_availabilities(exact=exact, max_uptime=max_uptime, phases=phases),
             min_size=1,
             max_size=max_resources,
         ).map(tuple),

@@ -1,10 +1,25 @@
 """Hypothesis strategies for rigid parallel jobs, workloads and clusters (backfilling).
 
-Every strategy is valid by construction (no filtering), takes keyword-only
-bounds checked up front, and draws whole seconds, so that every time the
-simulation computes is an exact integer. They shrink towards fewer jobs,
-submit time 0, one processor, the shortest requested time, exact estimates
-(runtime = requested time) and small machines.
+Every strategy is valid by construction (no filtering) and takes keyword-only
+bounds checked up front. They shrink towards fewer jobs, submit time 0, one
+processor, the shortest requested time, exact estimates (runtime = requested
+time), small machines and whole seconds.
+
+Times are counted in *ticks*: a bound such as `max_submit` or
+`max_requested_time` is a number of ticks, and the `times` bound says what a
+tick is:
+
+| `times` | a tick | what it exercises |
+|---|---|---|
+| `"integer"` | 1 s: every time is an exact integer | the integer traces |
+| `"float"` | a float tick ([`clock`][schedlib.testing.strategies.clock]) | rounding |
+| `"mixed"` (default) | either (integers first: shrinks towards them) | both |
+
+With float ticks, times that are equal in real arithmetic (a job ending as
+another's reservation begins) come out equal or an ulp apart depending on how
+they were summed: a model that compares $S - t$ with $d$ instead of $t + d$
+with $S$, as the papers write it, is caught there (the integer ticks never
+show it).
 
 The `runtimes` bound says how actual runtimes relate to requested times:
 
@@ -33,9 +48,16 @@ from hypothesis import strategies as st
 
 from schedlib.errors import InvalidValueError
 from schedlib.model import Cluster, Job
+from schedlib.testing.strategies.clock import TIME_MODES, Clock, clocks
 from schedlib.validation import require
 
-__all__ = ["RUNTIME_MODES", "clusters", "parallel_instances", "parallel_jobs", "workloads"]
+__all__ = [
+    "RUNTIME_MODES",
+    "clusters",
+    "parallel_instances",
+    "parallel_jobs",
+    "workloads",
+]
 
 RUNTIME_MODES = ("exact", "early", "any")
 """Accepted values of the `runtimes` bound."""
@@ -55,10 +77,16 @@ class _JobBounds(NamedTuple):
     min_requested_time: int
     max_requested_time: int
     runtimes: str
+    times: str
 
     @classmethod
     def checked(
-        cls, max_submit: int, min_requested_time: int, max_requested_time: int, runtimes: str
+        cls,
+        max_submit: int,
+        min_requested_time: int,
+        max_requested_time: int,
+        runtimes: str,
+        times: str,
     ) -> _JobBounds:
         require(max_submit, "max_submit", at_least=0)
         _check_range(
@@ -68,7 +96,9 @@ class _JobBounds(NamedTuple):
             raise InvalidValueError(
                 "runtimes", runtimes, f"must be one of {', '.join(RUNTIME_MODES)}"
             )
-        return cls(max_submit, min_requested_time, max_requested_time, runtimes)
+        if times not in TIME_MODES:
+            raise InvalidValueError("times", times, f"must be one of {', '.join(TIME_MODES)}")
+        return cls(max_submit, min_requested_time, max_requested_time, runtimes, times)
 
 
 def clusters(*, min_processors: int = 1, max_processors: int = 16) -> st.SearchStrategy[Cluster]:
@@ -92,7 +122,11 @@ def clusters(*, min_processors: int = 1, max_processors: int = 16) -> st.SearchS
 
 
 @st.composite
-def _job(draw: st.DrawFn, job_id: int, max_procs: int, bounds: _JobBounds) -> Job:
+def _job(
+    draw: st.DrawFn, job_id: int, max_procs: int, bounds: _JobBounds, clock: Clock | None
+) -> Job:
+    if clock is None:
+        clock = draw(clocks(bounds.times))
     submit = draw(st.integers(0, bounds.max_submit))
     procs = draw(st.integers(1, max_procs))
     requested = draw(st.integers(bounds.min_requested_time, bounds.max_requested_time))
@@ -104,7 +138,13 @@ def _job(draw: st.DrawFn, job_id: int, max_procs: int, bounds: _JobBounds) -> Jo
         runtime = requested + draw(
             st.integers(0, 0) | st.integers(-requested, -1) | st.integers(1, requested + 2)
         )
-    return Job(id=job_id, submit=submit, procs=procs, requested_time=requested, runtime=runtime)
+    return Job(
+        id=job_id,
+        submit=clock.at(submit),
+        procs=procs,
+        requested_time=clock.span(requested),
+        runtime=clock.span(runtime),
+    )
 
 
 @st.composite
@@ -112,8 +152,9 @@ def _workload(
     draw: st.DrawFn, processors: int, min_jobs: int, max_jobs: int, bounds: _JobBounds
 ) -> list[Job]:
     n = draw(st.integers(min_jobs, max_jobs))
+    clock = draw(clocks(bounds.times))
     ids = draw(st.permutations(range(1, n + 1)))
-    return [draw(_job(job_id, processors, bounds)) for job_id in ids]
+    return [draw(_job(job_id, processors, bounds, clock)) for job_id in ids]
 
 
 def parallel_jobs(
@@ -124,6 +165,7 @@ def parallel_jobs(
     min_requested_time: int = 1,
     max_requested_time: int = 20,
     runtimes: str = "early",
+    times: str = "mixed",
 ) -> st.SearchStrategy[Job]:
     """One rigid parallel job with the given id.
 
@@ -134,18 +176,20 @@ def parallel_jobs(
     max_procs
         Largest processor count (at least 1 is drawn).
     max_submit
-        Submission time in `[0, max_submit]`.
+        Submission time in `[0, max_submit]` ticks (from the clock's origin).
     min_requested_time, max_requested_time
-        Range of the requested time (whole seconds, `>= 0`; the backfilling
+        Range of the requested time in ticks (`>= 0`; the backfilling
         simulator needs `>= 1`, the default).
     runtimes
         `"exact"`, `"early"` or `"any"` (see the module).
+    times
+        `"mixed"`, `"integer"` or `"float"`: what a tick is (see the module).
 
     Returns
     -------
     SearchStrategy[Job]
-        Shrinking towards submit 0, 1 processor, `min_requested_time` and
-        runtime = requested time.
+        Shrinking towards submit 0, 1 processor, `min_requested_time`,
+        runtime = requested time and whole seconds.
 
     Raises
     ------
@@ -154,8 +198,8 @@ def parallel_jobs(
     """
     require(job_id, "job_id", at_least=0)
     require(max_procs, "max_procs", at_least=1)
-    bounds = _JobBounds.checked(max_submit, min_requested_time, max_requested_time, runtimes)
-    return _job(job_id, max_procs, bounds)
+    bounds = _JobBounds.checked(max_submit, min_requested_time, max_requested_time, runtimes, times)
+    return _job(job_id, max_procs, bounds, None)
 
 
 def workloads(
@@ -167,6 +211,7 @@ def workloads(
     min_requested_time: int = 1,
     max_requested_time: int = 20,
     runtimes: str = "early",
+    times: str = "mixed",
 ) -> st.SearchStrategy[list[Job]]:
     """Lists of jobs that all fit a machine of `processors` processors.
 
@@ -179,8 +224,9 @@ def workloads(
         The machine size: every job asks for 1 to `processors` processors.
     min_jobs, max_jobs
         Number of jobs.
-    max_submit, min_requested_time, max_requested_time, runtimes
-        As for [`parallel_jobs`][schedlib.testing.strategies.backfill.parallel_jobs].
+    max_submit, min_requested_time, max_requested_time, runtimes, times
+        As for [`parallel_jobs`][schedlib.testing.strategies.backfill.parallel_jobs]
+        (one tick for the whole workload).
 
     Returns
     -------
@@ -201,7 +247,7 @@ def workloads(
     """
     require(processors, "processors", at_least=1)
     _check_range("min_jobs", min_jobs, "max_jobs", max_jobs)
-    bounds = _JobBounds.checked(max_submit, min_requested_time, max_requested_time, runtimes)
+    bounds = _JobBounds.checked(max_submit, min_requested_time, max_requested_time, runtimes, times)
     return _workload(processors, min_jobs, max_jobs, bounds)
 
 
@@ -228,6 +274,7 @@ def parallel_instances(
     min_requested_time: int = 1,
     max_requested_time: int = 20,
     runtimes: str = "early",
+    times: str = "mixed",
 ) -> st.SearchStrategy[tuple[Cluster, list[Job]]]:
     """A cluster and a workload that fits it: the input of a backfilling run.
 
@@ -235,7 +282,7 @@ def parallel_instances(
     ----------
     min_processors, max_processors
         Machine size range.
-    min_jobs, max_jobs, max_submit, min_requested_time, max_requested_time, runtimes
+    min_jobs, max_jobs, max_submit, min_requested_time, max_requested_time, runtimes, times
         As for [`workloads`][schedlib.testing.strategies.backfill.workloads].
 
     Returns
@@ -250,5 +297,5 @@ def parallel_instances(
     """
     _check_range("min_processors", min_processors, "max_processors", max_processors, floor=1)
     _check_range("min_jobs", min_jobs, "max_jobs", max_jobs)
-    bounds = _JobBounds.checked(max_submit, min_requested_time, max_requested_time, runtimes)
+    bounds = _JobBounds.checked(max_submit, min_requested_time, max_requested_time, runtimes, times)
     return _instance(min_processors, max_processors, min_jobs, max_jobs, bounds)
