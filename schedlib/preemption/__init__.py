@@ -1,7 +1,7 @@
 r"""Preemptive priority scheduling with backfilling and PUSH/PULL migration on multi-core grids.
 
 The family of Balasubramanian, Sussman and Sadeh, "Decentralized Preemptive
-Scheduling across Heterogeneous Multi-core Grid Resources" (JSSPP 2012):
+Scheduling across Heterogeneous Multi-core Grid Resources" (JSSPP 2013, LNCS 8429):
 job priorities (§5.1), the local preemptive decision on one node with its
 FCFS-with-backfilling baseline (§5.1, Algorithm 1), internode PUSH/PULL
 migration (§5.3) and queue balancing (§8), on a grid of multi-resource nodes
@@ -27,6 +27,7 @@ One concept per module:
 
 from schedlib.preemption.decision import (
     LOCAL_POLICIES,
+    VICTIM_READINGS,
     Contender,
     Decision,
     LocalPolicy,
@@ -37,6 +38,7 @@ from schedlib.preemption.decision import (
     rank_key,
     schedule_fcfs_backfill,
     schedule_preemptive,
+    schedule_preemptive_equal,
     time_to_finish,
     victim_key,
 )
@@ -119,6 +121,7 @@ __all__ = [
     "LOCAL_POLICIES",
     "PULL_DETAIL",
     "PUSH_DETAIL",
+    "VICTIM_READINGS",
     "BalanceMove",
     "Contender",
     "Decision",
@@ -172,6 +175,7 @@ __all__ = [
     "runtime_on",
     "schedule_fcfs_backfill",
     "schedule_preemptive",
+    "schedule_preemptive_equal",
     "similar_capability",
     "simulate_grid",
     "starvation_bound",

@@ -32,11 +32,18 @@ Interpretation choices (documented on the *Priority and preemption* page):
    the decision (they "are also prone to preemption", §5.1).
 3. **Victims.** For the highest-ranked job $J_h$ that did not fit, if
    $P(J_h) > P_{min}(running)$: candidates are the running jobs of strictly
-   lower priority, taken lowest priority first (ties: smaller requirement,
-   the paper's $J'_{Rmin}$, measured as $\\sum_k R^k / C^k$; then arrival,
-   then id) until $J_h$ fits. Then every chosen victim whose release is not
-   needed is dropped again, highest priority first. The result frees
-   "just enough": dropping any one victim would leave $J_h$ unable to fit.
+   lower priority (the reading `victims="lower"`, the default), taken lowest
+   priority first (ties: smaller requirement, the paper's $J'_{Rmin}$,
+   measured as $\\sum_k R^k / C^k$; then arrival, then id) until $J_h$ fits.
+   Then every chosen victim whose release is not needed is dropped again,
+   highest priority first. The result frees "just enough": dropping any one
+   victim would leave $J_h$ unable to fit.
+   The other reading, `victims="equal"`, is Algorithm 1's
+   `FindJobstoPreempt` line 5 (it stops only at a running job of priority
+   *above* $P(J_h)$): running jobs of *equal* priority are candidates too,
+   after the strictly lower ones, but only those that were running when the
+   decision began and have not been stopped in it (see the termination
+   note of [`schedule_preemptive`][schedlib.preemption.decision.schedule_preemptive]).
 4. If $J_h$ cannot fit even with all lower-priority jobs preempted, it waits
    this turn and the next ranked job is tried, while its priority exceeds
    the lowest running priority. Jobs preempted in this decision rejoin the
@@ -48,6 +55,16 @@ With these choices every decision is *blocking*: afterwards no waiting job
 fits the free vector, and no waiting job could start even by preempting every
 running job of strictly lower priority. The starvation bound of
 [`schedlib.preemption.priority`][schedlib.preemption.priority] rests on this.
+It holds under both readings of the victims.
+
+**Fit.** A job fits when $R_J^k \\le R_f^k$ in every kind
+([`fits`][schedlib.preemption.resources.fits]), in the fill as in the
+preemption tests. Algorithm 1 prints the fill's test (`ScheduleJobs` line 4)
+as a strict `R_jh < R_f` and every preemption test (`ScheduleJobs` line 13,
+`FindJobstoPreempt` line 8, `FindOptimal` line 1) as `<=`; we read the fill's
+`<` as `<=` too: taken literally (in every kind) it would never start a job
+that asks for exactly what is free, so a 1-core job could never run on an
+idle 1-core node (40 % of the experiment's nodes and jobs are 1-core).
 
 References
 ----------
@@ -86,6 +103,7 @@ from schedlib.preemption.resources import Vector, fits, subtract, total
 
 __all__ = [
     "LOCAL_POLICIES",
+    "VICTIM_READINGS",
     "Contender",
     "Decision",
     "LocalPolicy",
@@ -97,6 +115,7 @@ __all__ = [
     "rank_key",
     "schedule_fcfs_backfill",
     "schedule_preemptive",
+    "schedule_preemptive_equal",
     "time_to_finish",
     "victim_key",
 ]
@@ -219,16 +238,22 @@ class PreemptionRound:
         victim that fits again in the final fill is kept running after all).
     free
         The node's free vector just before the round.
+    running
+        The jobs running just before the round (the candidates are those of
+        lower priority among them), in start order. It does not take part in
+        equality or `repr`; [`check_victim_order`][schedlib.testing.invariants.check_victim_order]
+        audits the victims against it.
 
     Examples
     --------
-    >>> PreemptionRound(head=9, victims=(4,), free=(1,))
+    >>> PreemptionRound(head=9, victims=(4,), free=(1,), running=(4, 5))
     PreemptionRound(head=9, victims=(4,), free=(1,))
     """
 
     head: JobId
     victims: tuple[JobId, ...] = attrs.field(converter=_ids)
     free: Vector = attrs.field(converter=_amounts)
+    running: tuple[JobId, ...] = attrs.field(default=(), converter=_ids, eq=False, repr=False)
 
 
 def _rounds(value: Iterable[PreemptionRound]) -> tuple[PreemptionRound, ...]:
@@ -316,19 +341,38 @@ def _add(free: list[float], req: Vector) -> None:
         free[k] += amount
 
 
-def schedule_preemptive(snapshot: NodeSnapshot) -> Decision:
+VICTIM_READINGS: tuple[str, ...] = ("lower", "equal")
+"""Which running jobs a waiting job may preempt: `"lower"` (strictly lower priority, the
+prose of §5.1; the default) or `"equal"` (lower or equal, Algorithm 1's `FindJobstoPreempt`
+line 5)."""
+
+
+def schedule_preemptive(snapshot: NodeSnapshot, *, victims: str = "lower") -> Decision:
     """Algorithm 1: fill, backfill, then preempt just enough for the best waiting jobs.
 
     Parameters
     ----------
     snapshot
         The node now, with every job's current priority.
+    victims
+        The reading of which running jobs may be preempted
+        ([`VICTIM_READINGS`][schedlib.preemption.decision.VICTIM_READINGS]):
+        `"lower"` (default), only jobs of strictly lower priority (§5.1: the
+        scheduler "compares the priority of the second lowest priority job");
+        `"equal"`, also jobs of equal priority that were running when the
+        decision began and have not been stopped in it (`FindJobstoPreempt`
+        line 5 breaks only on a job of *higher* priority).
 
     Returns
     -------
     Decision
         Jobs to preempt and jobs to start; applying it never oversubscribes
         the node.
+
+    Raises
+    ------
+    InvalidValueError
+        For an unknown `victims` reading.
 
     Notes
     -----
@@ -338,13 +382,31 @@ def schedule_preemptive(snapshot: NodeSnapshot) -> Decision:
     2. fill: start every job that fits, in rank order ($R_{j} \\le R_f$);
     3. for each job $J_h$ still waiting, in rank order, while
        $P(J_h) > P_{min}(J_{running})$: if
-       $R_{J_h} \\le R_f + \\sum_{P(J') < P(J_h)} R_{J'}$, preempt the lowest
-       priority jobs until it fits, drop the victims not needed, start $J_h$;
+       $R_{J_h} \\le R_f + \\sum_{J' \\in C} R_{J'}$ over the candidates $C$
+       (running, $P(J') < P(J_h)$; with `victims="equal"` also
+       $P(J') = P(J_h)$ for the jobs running since before the decision and
+       not stopped in it), preempt candidates in victim order
+       ([`victim_key`][schedlib.preemption.decision.victim_key]) until it
+       fits, drop the victims not needed (last chosen first), start $J_h$;
     4. fill again.
 
+    **Termination.** Each round starts one job and stops only candidates.
+    Read the running jobs' priorities as a list sorted from the highest:
+    a round whose victims all rank strictly below $J_h$ makes that list
+    lexicographically larger (an entry below $P(J_h)$ is replaced by
+    $P(J_h)$), and there are finitely many such lists, so such rounds cannot
+    go on for ever. With `victims="equal"` a round may also stop a job of
+    priority $P(J_h)$, which can undo that progress; but each such round
+    stops one of the jobs that were running when the decision began, and a
+    stopped job is never a candidate of equal priority again in the same
+    decision, so there are at most $r$ of them. Without that last rule two
+    jobs of equal priority would preempt each other for ever (a node of 3
+    cores running a 1-core job of priority -10 and a 2-core job of priority
+    -5, with a 2-core job of priority -5 waiting; see the example).
+
     Complexity: $O((w + r)^2 K)$ for $w$ waiting and $r$ running jobs and
-    $K$ kinds (in practice $O((w + r) \\log(w + r) K)$: a handful of jobs
-    preempt).
+    $K$ kinds in practice (a handful of jobs preempt); the termination bound
+    above is not polynomial in general.
 
     References
     ----------
@@ -364,11 +426,24 @@ def schedule_preemptive(snapshot: NodeSnapshot) -> Decision:
     Decision(preempt=(4,), start=(9,))
     >>> schedule_preemptive(snap)
     Decision(preempt=(4, 3), start=(9,))
+
+    Equal priorities: under the default reading job 3
+    waits; under Algorithm 1's line 5 it takes job 2's cores, and job 2,
+    stopped, may not take them back within the decision:
+
+    >>> tie = NodeSnapshot((3,), running=(Contender(1, (1,), -10.0, 0),
+    ...     Contender(2, (2,), -5.0, 0)), waiting=(Contender(3, (2,), -5.0, 1),))
+    >>> schedule_preemptive(tie), schedule_preemptive(tie, victims="equal")
+    (Decision(preempt=(), start=()), Decision(preempt=(2,), start=(3,)))
     """
+    if victims not in VICTIM_READINGS:
+        raise InvalidValueError("victims", victims, f"must be one of {', '.join(VICTIM_READINGS)}")
     capacity = snapshot.capacity
     kinds = len(capacity)
     running: dict[JobId, Contender] = {c.job: c for c in snapshot.running}
     was_running = frozenset(running)
+    # equal-priority candidates (victims="equal"): running since before the decision, not stopped
+    unstopped: set[JobId] = set(running) if victims == "equal" else set()
     free = list(subtract(capacity, total((c.requirement for c in snapshot.running), kinds)))
     started: dict[JobId, None] = {}  # insertion-ordered set
     preempted: dict[JobId, None] = {}
@@ -385,6 +460,7 @@ def schedule_preemptive(snapshot: NodeSnapshot) -> Decision:
     def stop(c: Contender) -> None:
         _add(free, c.requirement)
         del running[c.job]
+        unstopped.discard(c.job)
         if c.job in was_running:
             preempted[c.job] = None
         else:
@@ -407,7 +483,12 @@ def schedule_preemptive(snapshot: NodeSnapshot) -> Decision:
             queue = []
             break
         lower = sorted(
-            (c for c in running.values() if c.priority < head.priority),
+            (
+                c
+                for c in running.values()
+                if c.priority < head.priority
+                or (c.priority == head.priority and c.job in unstopped)
+            ),
             key=lambda c: victim_key(c, capacity),
         )
         released = list(free)
@@ -425,7 +506,9 @@ def schedule_preemptive(snapshot: NodeSnapshot) -> Decision:
             if fits(head.requirement, trial):
                 released = trial
                 chosen.remove(c)
-        rounds.append(PreemptionRound(head.job, tuple(c.job for c in chosen), tuple(free)))
+        rounds.append(
+            PreemptionRound(head.job, tuple(c.job for c in chosen), tuple(free), tuple(running))
+        )
         for c in chosen:
             stop(c)
             bisect.insort(queue, (rank_key(c), c), key=lambda item: item[0])
@@ -435,6 +518,20 @@ def schedule_preemptive(snapshot: NodeSnapshot) -> Decision:
         if fits(c.requirement, free):
             start(c)
     return Decision(preempt=tuple(preempted), start=tuple(started), rounds=rounds)
+
+
+def schedule_preemptive_equal(snapshot: NodeSnapshot) -> Decision:
+    """[`schedule_preemptive`][schedlib.preemption.decision.schedule_preemptive] with
+    `victims="equal"` (Algorithm 1's line 5: equal-priority victims), as a named policy.
+
+    Examples
+    --------
+    >>> tie = NodeSnapshot((1,), running=(Contender(1, (1,), -5.0, 0),),
+    ...                    waiting=(Contender(2, (1,), -5.0, 1),))
+    >>> schedule_preemptive_equal(tie)
+    Decision(preempt=(), start=())
+    """
+    return schedule_preemptive(snapshot, victims="equal")
 
 
 def schedule_fcfs_backfill(snapshot: NodeSnapshot) -> Decision:
@@ -478,9 +575,11 @@ def schedule_fcfs_backfill(snapshot: NodeSnapshot) -> Decision:
 
 LOCAL_POLICIES: dict[str, LocalPolicy] = {
     "preemptive": schedule_preemptive,
+    "preemptive-equal": schedule_preemptive_equal,
     "fcfs": schedule_fcfs_backfill,
 }
-"""The local policies by name."""
+"""The local policies by name: `"preemptive"` (Algorithm 1, strictly lower victims),
+`"preemptive-equal"` (Algorithm 1 with equal-priority victims, line 5), `"fcfs"`."""
 
 
 def apply_decision(snapshot: NodeSnapshot, decision: Decision) -> NodeSnapshot:

@@ -201,8 +201,9 @@ class SchedulingPass:
         candidates = []
         if due:
             candidates.append(m.tick_after(now))
-        for i in self.wakes:
-            candidates.append(m.tick_after(now, self.nodes[i].wake))
+        if self.wakes:
+            # tick_after is non-decreasing in its second argument: the earliest wake decides
+            candidates.append(m.tick_after(now, min(self.nodes[i].wake for i in self.wakes)))
         return min(candidates) if candidates else None
 
     def _settle(self, i: int) -> None:

@@ -30,6 +30,17 @@ whose capacity covers the requirement it takes the least
 dominant share of resources in use, then the least capable node
 (parsimony: keep big nodes for big jobs), then the lowest id.
 
+**A global view the paper's matchmaker does not have.** Ours reads the load of
+*every* suitable node at the instant a job arrives. The paper's matchmaking is
+the decentralized CAN scheme of Kim et al. (its reference [8]): the job is routed
+through the overlay to an owner node, which searches from there with the load
+information its neighbours exchange, possibly stale (§3, §5.3: "the potential
+receiver information may not be up-to-date"). Placing each job on the lightest
+node of the whole grid balances the queues from the start, which leaves less for
+PUSH/PULL to correct: internode scheduling likely gains less here than with the
+paper's matchmaker, and every scheduler's waits are likely lower. The paper does
+not give enough of its matchmaker to simulate it.
+
 References
 ----------
 Balasubramanian et al. (2013) §3 (CAN, matchmaking), §5.3 (neighbours), §6.1 (2-NN and CAN').
@@ -338,10 +349,13 @@ class Matchmaker:
     depend on the cache). A placement is then one `min` over the suitable
     nodes' load keys: $O(n)$ with a small constant, no per-node Python work.
 
+    It sees every node's load key: a global view that the paper's decentralized
+    CAN matchmaking does not have (see the module notes).
+
     References
     ----------
     Balasubramanian et al. (2013) §3 (matchmaking: requirements satisfied, lightly loaded node,
-    completeness, parsimony).
+    completeness, parsimony; Kim et al. [8] for the CAN scheme).
 
     Examples
     --------

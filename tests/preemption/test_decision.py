@@ -7,12 +7,16 @@ broken policy defined here (hypothesis must find a counterexample).
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import combinations
+from itertools import combinations, product
+from typing import Any
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, Phase, find, given, settings
+from hypothesis import strategies as st
 
 from schedlib.errors import InvalidValueError
+from schedlib.preemption import decision as decision_module
 from schedlib.preemption.decision import (
     Contender,
     Decision,
@@ -23,14 +27,16 @@ from schedlib.preemption.decision import (
     rank_key,
     schedule_fcfs_backfill,
     schedule_preemptive,
+    schedule_preemptive_equal,
     victim_key,
 )
-from schedlib.preemption.resources import fits, total
+from schedlib.preemption.resources import add, fits, total
 from schedlib.testing.invariants import (
     check_decision,
     check_decision_valid,
     check_fill_maximal,
     check_preemptions_justified,
+    check_victim_order,
     check_victims_needed,
     check_waiting_blocked,
 )
@@ -47,8 +53,9 @@ SEARCH = settings(
 )
 
 
-def violates(checker: Checker, policy: Policy) -> bool:
-    """Whether hypothesis finds a snapshot on which `policy` fails `checker`."""
+def violates(checker: Checker, policy: Policy, snapshots: Any = None) -> bool:
+    """Whether hypothesis finds a snapshot (from `node_snapshots()` by default) on which
+    `policy` fails `checker`."""
 
     def fails(snap: NodeSnapshot) -> bool:
         try:
@@ -58,7 +65,7 @@ def violates(checker: Checker, policy: Policy) -> bool:
         return False
 
     try:
-        find(node_snapshots(), fails, settings=SEARCH)
+        find(node_snapshots() if snapshots is None else snapshots, fails, settings=SEARCH)
     except Exception as error:  # hypothesis.errors.NoSuchExample
         if type(error).__name__ == "NoSuchExample":
             return False
@@ -79,6 +86,140 @@ def test_preemptive_decisions_have_every_property(snap: NodeSnapshot) -> None:
 @given(node_snapshots(kinds=3, max_running=7, max_waiting=8))
 def test_preemptive_decisions_with_three_kinds(snap: NodeSnapshot) -> None:
     check_decision(snap, schedule_preemptive(snap))
+
+
+@settings(max_examples=400)
+@given(node_snapshots(max_priority=3))
+def test_equal_victim_decisions_have_every_property(snap: NodeSnapshot) -> None:
+    """Algorithm 1's line 5 (equal-priority victims): few priorities, so ties are the rule."""
+    check_decision(snap, schedule_preemptive(snap, victims="equal"), victims="equal")
+
+
+def paper_order(c: Contender, capacity: tuple[float, ...]) -> tuple[float, float, float, int]:
+    """Victim order as §5.1 states it, written independently of `victim_key`: lowest priority
+    first, then the smaller requirement (J'_Rmin, as a share of the node), arrival, id."""
+    share = sum(r / k for r, k in zip(c.requirement, capacity, strict=True) if k)
+    return (c.priority, share, c.arrival, c.job)
+
+
+def brute_force_victims(
+    head: Contender,
+    candidates: list[Contender],
+    free: tuple[float, ...],
+    capacity: tuple[float, ...],
+) -> set[int]:
+    """Every subset of the candidates that makes room, and the one sparing the latest in victim
+    order: its membership read from the last candidate down is lexicographically least."""
+    order = sorted(candidates, key=lambda c: paper_order(c, capacity))
+    best: tuple[int, ...] | None = None
+    chosen: set[int] = set()
+    for mask in product((0, 1), repeat=len(order)):
+        taken = [c for c, bit in zip(order, mask, strict=True) if bit]
+        if not fits(head.requirement, add(free, total((c.requirement for c in taken), len(free)))):
+            continue
+        key = tuple(reversed(mask))
+        if best is None or key < best:
+            best, chosen = key, {c.job for c in taken}
+    return chosen
+
+
+def round_victims_match_brute_force(snap: NodeSnapshot, victims: str) -> None:
+    decision = schedule_preemptive(snap, victims=victims)
+    jobs = {c.job: c for c in snap.running + snap.waiting}
+    unstopped = {c.job for c in snap.running}
+    for rnd in decision.rounds:
+        head = jobs[rnd.head]
+        candidates = [
+            jobs[j]
+            for j in rnd.running
+            if jobs[j].priority < head.priority
+            or (victims == "equal" and jobs[j].priority == head.priority and j in unstopped)
+        ]
+        expected = brute_force_victims(head, candidates, rnd.free, snap.capacity)
+        assert set(rnd.victims) == expected, (rnd, expected)
+        unstopped -= set(rnd.victims)
+
+
+@st.composite
+def full_nodes(draw: st.DrawFn) -> NodeSnapshot:
+    """A node whose cores are all taken by jobs of priority -3..-1 (ties on purpose) and one
+    waiting job of priority 0 that does not fit: every example is a preemption round with
+    up to 8 candidates."""
+    kinds = draw(st.integers(2, 3))
+    capacity = (draw(st.integers(2, 8)), *(draw(st.integers(1, 6)) for _ in range(kinds - 1)))
+    free = list(capacity)
+    running = []
+    while free[0] >= 1:
+        cores = draw(st.integers(1, min(2, int(free[0]))))
+        rest = [draw(st.integers(0, int(f))) for f in free[1:]]
+        requirement = (cores, *rest)
+        free = [f - r for f, r in zip(free, requirement, strict=True)]
+        running.append(Contender(len(running), requirement, -float(draw(st.integers(1, 3))), 0))
+    head = Contender(
+        len(running),
+        (draw(st.integers(1, capacity[0])), *(draw(st.integers(0, c)) for c in capacity[1:])),
+        0.0,
+        1,
+    )
+    return NodeSnapshot(capacity, tuple(running), (head,))
+
+
+@settings(max_examples=300)
+@given(full_nodes())
+def test_victims_of_one_round_are_the_brute_force_choice(snap: NodeSnapshot) -> None:
+    """Differential, one round with many candidates: the victims against an enumeration of
+    every victim set, in the paper's order (lowest priority, then J'_Rmin)."""
+    round_victims_match_brute_force(snap, "lower")
+    check_victim_order(snap, schedule_preemptive(snap))
+
+
+@settings(max_examples=400)
+@given(node_snapshots(max_running=5, max_waiting=4, max_priority=6))
+def test_victims_are_the_brute_force_choice(snap: NodeSnapshot) -> None:
+    """Differential, whole decisions (several rounds, both readings)."""
+    round_victims_match_brute_force(snap, "lower")
+    round_victims_match_brute_force(snap, "equal")
+
+
+@pytest.mark.timeout(10)
+def test_equal_victims_do_not_loop_on_the_issue_case() -> None:
+    """Issue 29: a node of 3 cores runs (1 core, -10) and (2 cores, -5); (2 cores, -5) waits.
+    With equal-priority victims, jobs 2 and 3 took each other's cores for ever."""
+    tie = NodeSnapshot(
+        (3,),
+        running=(Contender(1, (1,), -10.0, 0), Contender(2, (2,), -5.0, 0)),
+        waiting=(Contender(3, (2,), -5.0, 1),),
+    )
+    assert schedule_preemptive(tie) == Decision()
+    decision = schedule_preemptive(tie, victims="equal")
+    assert decision == Decision(preempt=(2,), start=(3,))
+    check_decision(tie, decision, victims="equal")
+
+
+@pytest.mark.timeout(10)
+def test_a_stopped_job_is_no_equal_victim_again_in_the_decision() -> None:
+    """Jobs 2 and 3 (equal priority) both run since before the decision; job 4 takes job 2's
+    place, job 2 takes job 3's; job 3 may not take job 2's back (it was stopped already)."""
+    snap = NodeSnapshot(
+        (3, 2),
+        running=(
+            Contender(1, (1, 0), -10.0, 0),
+            Contender(2, (1, 1), -5.0, 0),
+            Contender(3, (1, 1), -5.0, 0),
+        ),
+        waiting=(Contender(4, (1, 1), -5.0, 1),),
+    )
+    decision = schedule_preemptive(snap, victims="equal")
+    assert decision == Decision(preempt=(3,), start=(4,))
+    assert [(r.head, r.victims) for r in decision.rounds] == [(4, (2,)), (2, (3,))]
+    check_decision(snap, decision, victims="equal")
+
+
+def test_an_unknown_victims_reading_is_refused() -> None:
+    with pytest.raises(InvalidValueError, match="victims = 'same'"):
+        schedule_preemptive(NodeSnapshot((1,)), victims="same")
+    with pytest.raises(InvalidValueError, match="victims = 'same'"):
+        check_decision(NodeSnapshot((1,)), Decision(), victims="same")
 
 
 @given(node_snapshots())
@@ -260,6 +401,37 @@ def keep_unneeded_victims(snap: NodeSnapshot) -> Decision:
     return Decision(preempt=preempted, start=started, rounds=rounds)
 
 
+_VICTIM_KEY = victim_key
+
+
+def victims_highest_first(snap: NodeSnapshot) -> Decision:
+    """The ascending pass takes the highest-priority candidates first."""
+
+    def key(c: Contender, capacity: tuple[float, ...]) -> tuple[float, ...]:
+        priority, *rest = _VICTIM_KEY(c, capacity)
+        return (-priority, *rest)
+
+    with mock.patch.object(decision_module, "victim_key", key):
+        return schedule_preemptive(snap)
+
+
+def victims_largest_first(snap: NodeSnapshot) -> Decision:
+    """Among equal priorities the larger requirement is taken first (J'_Rmin ignored)."""
+
+    def key(c: Contender, capacity: tuple[float, ...]) -> tuple[float, ...]:
+        priority, size, *rest = _VICTIM_KEY(c, capacity)
+        return (priority, -size, *rest)
+
+    with mock.patch.object(decision_module, "victim_key", key):
+        return schedule_preemptive(snap)
+
+
+def victims_dropped_lowest_first(snap: NodeSnapshot) -> Decision:
+    """The second pass tries to spare the lowest-priority victims first."""
+    with mock.patch.object(decision_module, "reversed", lambda xs: iter(xs), create=True):
+        return schedule_preemptive(snap)
+
+
 AUDIT_CASE = NodeSnapshot(
     (4,),
     running=(Contender(1, (1,), -4.0, 0), Contender(2, (3,), -4.0, 0)),
@@ -319,6 +491,21 @@ def test_a_victim_unneeded_in_hindsight_is_still_justified_per_round() -> None:
 )
 def test_each_checker_catches_its_broken_variant(checker: Checker, broken: Policy) -> None:
     assert violates(checker, broken)
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [victims_highest_first, victims_largest_first, victims_dropped_lowest_first],
+    ids=lambda x: x.__name__,
+)
+def test_the_victim_order_checker_catches_each_wrong_order(broken: Policy) -> None:
+    assert violates(check_victim_order, broken, full_nodes())
+
+
+def test_the_equal_reading_breaks_the_strict_justification() -> None:
+    """Equal-priority victims fail the default (strict) check; they pass their own
+    (`test_equal_victim_decisions_have_every_property`)."""
+    assert violates(check_preemptions_justified, schedule_preemptive_equal)
 
 
 def test_best_only_is_weaker_than_every_waiting() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pytest
@@ -10,10 +11,11 @@ from hypothesis import strategies as st
 
 from schedlib.errors import InvalidDecisionError, InvalidValueError
 from schedlib.model import EventKind
+from schedlib.preemption import scheduling_pass
 from schedlib.preemption.decision import Decision, NodeSnapshot
 from schedlib.preemption.grid import GridModel, JobProgress, run_model, simulate_grid
 from schedlib.preemption.resources import GridJob, GridNode, fits
-from schedlib.preemption.topology import ring
+from schedlib.preemption.topology import ring, similar_capability
 from schedlib.testing.invariants import (
     check_decision,
     check_every_job_accounted,
@@ -22,6 +24,7 @@ from schedlib.testing.invariants import (
     check_no_starvation,
     check_node_capacity,
     check_progress_conserved,
+    check_push_sends_best,
 )
 from schedlib.testing.strategies import grids, topologies
 
@@ -54,7 +57,10 @@ def check_run(record: Any, nodes: list[GridNode], config: dict[str, Any]) -> Non
     check_node_capacity(record, nodes)
     check_migrations_start(record, nodes)
     check_progress_conserved(record, nodes, overhead=config["overhead"])
-    if config["policy"] == "preemptive" and config["alpha"] > 0:
+    check_push_sends_best(
+        record, nodes, alpha=config["alpha"], beta=1.0, overhead=config["overhead"]
+    )
+    if config["policy"].startswith("preemptive") and config["alpha"] > 0:
         check_no_starvation(
             record,
             nodes,
@@ -73,6 +79,37 @@ def test_every_run_keeps_every_invariant(grid: Any, config: dict[str, Any], data
     observer = check_decision if config["policy"] == "preemptive" else None
     record = simulate_grid(jobs, nodes, topology=topology, observer=observer, **config)
     check_run(record, nodes, config)
+
+
+@settings(max_examples=100)
+@given(grids(max_nodes=4, max_jobs=12), configs, st.data())
+def test_equal_priority_victims_keep_every_invariant(
+    grid: Any, config: dict[str, Any], data: Any
+) -> None:
+    """Algorithm 1's line 5 (equal-priority victims) on whole grids: integer times and
+    estimates equal to the runtimes make equal priorities common; every run ends."""
+    nodes, jobs = grid
+    topology = data.draw(topologies(nodes))
+    config = {**config, "policy": "preemptive-equal"}
+    observer = partial(check_decision, victims="equal")
+    record = simulate_grid(jobs, nodes, topology=topology, observer=observer, **config)
+    check_run(record, nodes, config)
+
+
+@settings(max_examples=150)
+@given(
+    grids(max_nodes=4, max_jobs=12, exact_estimates=False),
+    st.sampled_from([0.0, 0.5]),
+    st.booleans(),
+    st.data(),
+)
+def test_push_sends_the_head_of_the_queue(grid: Any, alpha: float, pull: bool, data: Any) -> None:
+    """§5.3: the job PUSH offers is the head of the sender's queue (without PULL too, so that
+    pushes are frequent)."""
+    nodes, jobs = grid
+    topology = data.draw(st.sampled_from([ring(len(nodes)), similar_capability(nodes)]))
+    record = simulate_grid(jobs, nodes, topology=topology, alpha=alpha, pull=pull)
+    check_push_sends_best(record, nodes, alpha=alpha, beta=1.0)
 
 
 @settings(max_examples=400)
@@ -229,6 +266,22 @@ def test_migration_checker_catches_a_push_that_ignores_fit() -> None:
             jobs, nodes, topology=ring(len(nodes)), push_target=push_anywhere, pull=False
         )
         check_migrations_start(record, nodes)
+
+    assert fails(inner)
+
+
+def test_push_checker_catches_a_push_of_the_worst_waiting_job(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The mutant of issue 29: PUSH sends the last job of the queue instead of its head."""
+    monkeypatch.setattr(scheduling_pass, "rank_key", lambda c: (c.priority, -c.arrival, -c.job))
+
+    @MANY
+    @given(grids(max_nodes=4, max_jobs=12))
+    def inner(grid: Any) -> None:
+        nodes, jobs = grid
+        record = simulate_grid(jobs, nodes, topology=ring(len(nodes)), pull=False)
+        check_push_sends_best(record, nodes, alpha=0.0, beta=1.0)
 
     assert fails(inner)
 

@@ -42,6 +42,7 @@ from schedlib.testing import (
     parametrize_with_checks,
 )
 from schedlib.testing.conformance import CHECKS, checks_for
+from schedlib.testing.conformance.backfill import check_bounded_wait
 
 EXAMPLES = 25  # per check; the broken variants are found well within it (derandomized)
 
@@ -462,6 +463,21 @@ def test_a_wide_jobs_start_stays_bounded_as_later_arrivals_grow_except_under_gre
         assert starts == sorted(starts) and starts[-1] - starts[0] >= 2 * 70
     else:
         assert starts == [10, 10, 10, 10]
+
+
+def test_conservative_may_leave_the_machine_empty_before_a_reservation_without_starving() -> None:
+    """Jobs 1 and 2 end early at t=3; compression in queue order cannot move the wide job 3
+    before job 4's reservation [4, 6), jobs 4 and 5 move to 3 and end at 5 as planned, and
+    nothing ends early at 5: job 3 waits on an empty machine until its reservation at 6.
+    Under pyss's event order the schedule is compressed at every end, so job 3 starts at 5.
+    Bounded wait holds under both."""
+    jobs = [Job(1, 0, 1, 4, 3), Job(2, 0, 1, 6, 3), Job(3, 0, 2, 2, 2)]
+    jobs += [Job(i, i - 3, 1, 2, 2) for i in range(4, 12)]
+    for conventions, third in (("instant", 6), ("pyss", 5)):
+        record = schedule(jobs, Cluster(2), policy="conservative", conventions=conventions)
+        start = {o.job: o.start for o in record.outcomes}
+        assert (start[3], start[4], start[5]) == (third, 3, 3)
+        check_bounded_wait(record)
 
 
 def test_no_starvation_fails_on_greedy_and_names_the_starved_job() -> None:

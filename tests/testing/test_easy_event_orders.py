@@ -358,7 +358,9 @@ def produced(draw: st.DrawFn) -> tuple[Schedule, int]:
 @st.composite
 def scrambled(draw: st.DrawFn) -> tuple[Schedule, int]:
     """A small schedule with arbitrary (often wrong) start times on integer instants."""
-    cluster, jobs = draw(parallel_instances(max_processors=5, max_jobs=7, max_submit=5))
+    cluster, jobs = draw(
+        parallel_instances(max_processors=5, max_jobs=7, max_submit=5, times="integer")
+    )
     table = []
     for job in jobs:
         start = draw(st.one_of(st.none(), st.integers(job.submit, job.submit + 8)))

@@ -8,8 +8,9 @@ Two levels:
   [`check_fill_maximal`][schedlib.testing.invariants.check_fill_maximal],
   [`check_preemptions_justified`][schedlib.testing.invariants.check_preemptions_justified],
   [`check_victims_needed`][schedlib.testing.invariants.check_victims_needed],
+  [`check_victim_order`][schedlib.testing.invariants.check_victim_order],
   [`check_waiting_blocked`][schedlib.testing.invariants.check_waiting_blocked], and
-  [`check_decision`][schedlib.testing.invariants.check_decision] running all five
+  [`check_decision`][schedlib.testing.invariants.check_decision] running all six
   (usable as the `observer` of
   [`simulate_grid`][schedlib.preemption.grid.simulate_grid]);
 - **run level** — a [`RunRecord`][schedlib.model.RunRecord] whose places are
@@ -18,7 +19,15 @@ Two levels:
   [`check_node_capacity`][schedlib.testing.invariants.check_node_capacity],
   [`check_migrations_start`][schedlib.testing.invariants.check_migrations_start],
   [`check_progress_conserved`][schedlib.testing.invariants.check_progress_conserved],
+  [`check_push_sends_best`][schedlib.testing.invariants.check_push_sends_best],
   [`check_no_starvation`][schedlib.testing.invariants.check_no_starvation].
+
+The decision-level checkers take the reading of the victims (`victims="lower"`,
+the default, or `"equal"`: see
+[`schedule_preemptive`][schedlib.preemption.decision.schedule_preemptive]); under
+`"equal"` a running job of the same priority as the job it makes room for may be
+a victim if it was running when the decision began and was not stopped earlier
+in it.
 
 Run-level checkers read only the record (and the nodes): they apply to any
 scheduler that logs `START`/`PREEMPT`/`COMPLETE` on `(node,)` places and
@@ -45,6 +54,8 @@ from typing import Any
 from schedlib.errors import InvalidValueError
 from schedlib.model import EventKind, JobEvent, JobId, RunRecord, Time
 from schedlib.preemption.decision import (
+    VICTIM_READINGS,
+    Contender,
     Decision,
     NodeSnapshot,
     apply_decision,
@@ -53,7 +64,7 @@ from schedlib.preemption.decision import (
 )
 from schedlib.preemption.priority import overtake_window, starvation_bound
 from schedlib.preemption.resources import GridNode, Vector, add, fits, total
-from schedlib.preemption.scheduling_pass import BALANCE_DETAIL
+from schedlib.preemption.scheduling_pass import BALANCE_DETAIL, PUSH_DETAIL
 from schedlib.testing.invariants.common import Segment, execution_segments
 
 __all__ = [
@@ -65,6 +76,8 @@ __all__ = [
     "check_node_capacity",
     "check_preemptions_justified",
     "check_progress_conserved",
+    "check_push_sends_best",
+    "check_victim_order",
     "check_victims_needed",
     "check_waiting_blocked",
     "is_balancing_move",
@@ -122,28 +135,42 @@ def check_fill_maximal(snapshot: NodeSnapshot, decision: Decision) -> None:
             )
 
 
-def check_preemptions_justified(snapshot: NodeSnapshot, decision: Decision) -> None:
+def _reading(victims: str) -> bool:
+    """Whether `victims` is the equal-priority reading (after checking its name)."""
+    if victims not in VICTIM_READINGS:
+        raise InvalidValueError("victims", victims, f"must be one of {', '.join(VICTIM_READINGS)}")
+    return victims == "equal"
+
+
+def check_preemptions_justified(
+    snapshot: NodeSnapshot, decision: Decision, *, victims: str = "lower"
+) -> None:
     """A job is preempted only for a strictly higher-priority job that needed its resources.
 
     For every preempted job $V$: some job started by the decision has a
-    priority strictly above $P(V)$, and $V$ could not have been kept running
-    (it does not fit the free vector left after the decision).
+    priority strictly above $P(V)$ (at least $P(V)$ with `victims="equal"`),
+    and $V$ could not have been kept running (it does not fit the free vector
+    left after the decision).
 
     Raises
     ------
     AssertionError
         Naming the victim and why its preemption was not justified.
+    InvalidValueError
+        For an unknown `victims` reading.
     """
+    equal = _reading(victims)
     after = _after(snapshot, decision)
     free = free_vector(after)
     priority = {c.job: c.priority for c in snapshot.running + snapshot.waiting}
     best_started = max((priority[j] for j in decision.start), default=-math.inf)
     for job in decision.preempt:
         victim = next(c for c in snapshot.running if c.job == job)
-        if not best_started > victim.priority:
+        if not (best_started >= victim.priority if equal else best_started > victim.priority):
             raise AssertionError(
-                f"job {job} (priority {victim.priority}) is preempted but no job of strictly "
-                f"higher priority starts (best started: {best_started})"
+                f"job {job} (priority {victim.priority}) is preempted but no job of "
+                f"{'at least its' if equal else 'strictly higher'} priority starts "
+                f"(best started: {best_started})"
             )
         if fits(victim.requirement, free):
             raise AssertionError(
@@ -152,8 +179,21 @@ def check_preemptions_justified(snapshot: NodeSnapshot, decision: Decision) -> N
             )
 
 
+def _candidate(
+    c: Contender, head: Contender, equal: bool, unstopped: set[JobId] | frozenset[JobId]
+) -> bool:
+    """Whether running job `c` may be a victim of `head` (lower, or equal and unstopped)."""
+    if c.priority < head.priority:
+        return True
+    return equal and c.priority == head.priority and c.job in unstopped
+
+
 def check_victims_needed(
-    snapshot: NodeSnapshot, decision: Decision, *, tolerance: float = 1e-9
+    snapshot: NodeSnapshot,
+    decision: Decision,
+    *,
+    victims: str = "lower",
+    tolerance: float = 1e-9,
 ) -> None:
     """Every preempted job was needed by a strictly higher-priority job, at that moment.
 
@@ -167,9 +207,12 @@ def check_victims_needed(
 
     — the victims have strictly lower priority, they make room for $J$, and
     each one is needed ("just the right amount", Balasubramanian et al. 2013,
-    §5.1, `FindOptimal`). Every preempted job is a victim of some round, $J$
-    ends up running, the first round's $F$ is at most the snapshot's free
-    vector, and each round's $F$ follows from the previous round.
+    §5.1, `FindOptimal`). With `victims="equal"` a victim may also have
+    $P(V_i) = P(J)$ if it was running when the decision began and is not a
+    victim of an earlier round. Every preempted job is a victim of some
+    round, $J$ ends up running, the first round's $F$ is at most the
+    snapshot's free vector, and each round's $F$ follows from the previous
+    round.
 
     The property is per round, as the algorithm decides: a victim needed for
     the first job may look unneeded in hindsight once a later round frees
@@ -179,6 +222,8 @@ def check_victims_needed(
     ------
     AssertionError
         Naming the round and the victim or inconsistency.
+    InvalidValueError
+        For an unknown `victims` reading.
 
     Examples
     --------
@@ -197,6 +242,7 @@ def check_victims_needed(
     ...
     AssertionError: round 1 (for job 4): victim 1 is not needed: job 4's (2,) fits in (3,) ...
     """
+    equal = _reading(victims)
     jobs = {c.job: c for c in snapshot.running + snapshot.waiting}
     unexplained = set(decision.preempt) - {v for r in decision.rounds for v in r.victims}
     if unexplained:
@@ -205,6 +251,7 @@ def check_victims_needed(
         )
     after = _after(snapshot, decision)
     running = {c.job for c in after.running}
+    unstopped = {c.job for c in snapshot.running}
     expected: list[float] = list(free_vector(snapshot))
     first = True
     for number, rnd in enumerate(decision.rounds, start=1):
@@ -225,23 +272,29 @@ def check_victims_needed(
         first = False
         if rnd.head not in running:
             raise AssertionError(f"{where}: job {rnd.head} does not run after the decision")
-        victims = []
+        chosen = []
         for v in rnd.victims:
             if v not in jobs:
                 raise AssertionError(f"{where}: victim {v} is not on the node")
             victim = jobs[v]
-            if not victim.priority < head.priority:
+            if not _candidate(victim, head, equal, unstopped):
+                rule = (
+                    "not below it, nor equal and running since before the decision"
+                    if equal
+                    else "not strictly below"
+                )
                 raise AssertionError(
-                    f"{where}: victim {v} has priority {victim.priority}, not strictly below "
+                    f"{where}: victim {v} has priority {victim.priority}, {rule} "
                     f"job {rnd.head}'s {head.priority}"
                 )
-            victims.append(victim)
-        released = add(free, total((c.requirement for c in victims), len(free)))
+            chosen.append(victim)
+        unstopped.difference_update(rnd.victims)
+        released = add(free, total((c.requirement for c in chosen), len(free)))
         if not fits(head.requirement, released):
             raise AssertionError(
                 f"{where}: job {rnd.head}'s {head.requirement} does not fit in {released}"
             )
-        for victim in victims:
+        for victim in chosen:
             without = tuple(r - a for r, a in zip(released, victim.requirement, strict=True))
             if fits(head.requirement, without):
                 raise AssertionError(
@@ -249,6 +302,132 @@ def check_victims_needed(
                     f"{head.requirement} fits in {without} without it"
                 )
         expected = [r - a for r, a in zip(released, head.requirement, strict=True)]
+
+
+def _paper_victim_order(c: Contender, capacity: Vector) -> tuple[float, float, Time, JobId]:
+    """Victim order as §5.1 states it (with our tie rules), restated so that the checker does not
+    trust [`victim_key`][schedlib.preemption.decision.victim_key]: lowest priority first, then
+    the smaller requirement as a share of the node ($\\sum_k R^k / C^k$, the paper's $J'_{Rmin}$),
+    then arrival, then id."""
+    share = sum(r / k for r, k in zip(c.requirement, capacity, strict=True) if k)
+    return (c.priority, share, c.arrival, c.job)
+
+
+def check_victim_order(
+    snapshot: NodeSnapshot,
+    decision: Decision,
+    *,
+    victims: str = "lower",
+    tolerance: float = 1e-9,
+) -> None:
+    """Each round preempts the lowest candidates in victim order, sparing the highest it can.
+
+    A round of [`Decision.rounds`][schedlib.preemption.decision.Decision] makes
+    room for job $J$ with the free vector $F$; its candidates are the jobs
+    running just before it (the round's `running`) that $J$ may preempt
+    (strictly lower priority; with `victims="equal"` also equal priority,
+    running since before the decision and not yet stopped in it), in victim
+    order $C_1, \\dots, C_n$ (lowest priority first, then the smaller requirement as a
+    share of the node, the paper's $J'_{Rmin}$, then arrival, then id: the order
+    [`victim_key`][schedlib.preemption.decision.victim_key] implements, restated here).
+    With $S$ the round's victims, checks for every candidate
+
+    $$ C_i \\in S \\iff R_J \\not\\le F + \\sum_{j < i} R_{C_j}
+       + \\sum_{j > i,\\ C_j \\in S} R_{C_j} $$
+
+    — a candidate is preempted exactly when $J$ could not fit without it,
+    taking every candidate before it in victim order and keeping the choices
+    made for the candidates after it. This is Algorithm 1's "lowest priority
+    first" (`FindJobstoPreempt`) followed by "just the right amount"
+    (`FindOptimal`) read as: among the victim sets that make room, the one
+    that spares the candidates latest in victim order (its membership,
+    read from $C_n$ down to $C_1$, is lexicographically least).
+
+    It also checks the rounds' `running` lists: the first holds the
+    snapshot's running jobs plus waiting ones (started by the fill) and
+    leaves exactly $F$ free; each next one is the previous minus its victims
+    plus its job.
+
+    Raises
+    ------
+    AssertionError
+        Naming the round and the candidate wrongly spared or taken.
+    InvalidValueError
+        For an unknown `victims` reading.
+
+    Examples
+    --------
+    Job 9 needs 2 cores; of the three 1-core jobs below it, the two lowest
+    must be taken and the -500 job spared:
+
+    >>> from schedlib.preemption.decision import (Contender, Decision, NodeSnapshot,
+    ...                                           PreemptionRound)
+    >>> snap = NodeSnapshot((3,), running=(Contender(3, (1,), -900.0, 0),
+    ...     Contender(4, (1,), -1000.0, 0), Contender(5, (1,), -500.0, 0)),
+    ...     waiting=(Contender(9, (2,), -100.0, 7),))
+    >>> wrong = Decision(preempt=(5, 3), start=(9,),
+    ...     rounds=[PreemptionRound(9, victims=(5, 3), free=(0,), running=(3, 4, 5))])
+    >>> check_victim_order(snap, wrong)
+    Traceback (most recent call last):
+    ...
+    AssertionError: round 1 (for job 9): candidate 3 is preempted although job 9 fits ...
+    """
+    equal = _reading(victims)
+    jobs = {c.job: c for c in snapshot.running + snapshot.waiting}
+    capacity = snapshot.capacity
+    kinds = len(capacity)
+    unstopped = {c.job for c in snapshot.running}
+    previous: set[JobId] | None = None
+    for number, rnd in enumerate(decision.rounds, start=1):
+        where = f"round {number} (for job {rnd.head})"
+        unknown = [j for j in (rnd.head, *rnd.running, *rnd.victims) if j not in jobs]
+        if unknown:
+            raise AssertionError(f"{where}: jobs {unknown} are not on the node")
+        running = set(rnd.running)
+        if previous is None:
+            missing = unstopped - running
+            extra = [j for j in running - unstopped if j not in {c.job for c in snapshot.waiting}]
+            if missing or extra:
+                raise AssertionError(
+                    f"{where}: running {sorted(running)} should hold the snapshot's running "
+                    f"jobs (missing {sorted(missing)}) and only waiting ones besides"
+                )
+        elif running != previous:
+            raise AssertionError(
+                f"{where}: running {sorted(running)}, the previous round leaves {sorted(previous)}"
+            )
+        used = total((jobs[j].requirement for j in running), kinds)
+        left = [c - u for c, u in zip(capacity, used, strict=True)]
+        if any(
+            abs(f - e) > tolerance * max(1.0, abs(c))
+            for f, e, c in zip(rnd.free, left, capacity, strict=True)
+        ):
+            raise AssertionError(f"{where}: free vector {rnd.free}, its running jobs leave {left}")
+        head = jobs[rnd.head]
+        order = sorted(
+            (jobs[j] for j in running if _candidate(jobs[j], head, equal, unstopped)),
+            key=lambda c: _paper_victim_order(c, capacity),
+        )
+        chosen = set(rnd.victims)
+        strays = chosen - {c.job for c in order}
+        if strays:
+            raise AssertionError(f"{where}: victims {sorted(strays)} are not candidates")
+        for i, c in enumerate(order):
+            others = [d.requirement for d in order[:i]]
+            others += [d.requirement for d in order[i + 1 :] if d.job in chosen]
+            needed = not fits(head.requirement, add(rnd.free, total(others, kinds)))
+            if needed and c.job not in chosen:
+                raise AssertionError(
+                    f"{where}: candidate {c.job} is spared although job {rnd.head} cannot fit "
+                    "without it (taking every candidate before it in victim order)"
+                )
+            if not needed and c.job in chosen:
+                raise AssertionError(
+                    f"{where}: candidate {c.job} is preempted although job {rnd.head} fits "
+                    "without it (taking every candidate before it in victim order)"
+                )
+        unstopped.difference_update(chosen)
+        previous = (running - chosen) | {rnd.head}
 
 
 def check_waiting_blocked(
@@ -261,7 +440,12 @@ def check_waiting_blocked(
 
     $$ R_J \\not\\le R_f + \\sum_{J' \\text{ running},\\ P(J') < P(J)} R_{J'} $$
 
-    The starvation bound needs it for every waiting job (the default).
+    The starvation bound needs it for every waiting job (the default). It holds
+    under both readings of the victims: with equal-priority victims
+    (`victims="equal"` of
+    [`schedule_preemptive`][schedlib.preemption.decision.schedule_preemptive]) a
+    job of priority $P(J)$ may take cores $J$ could not, but only cores $J$
+    could not have reached through strictly lower jobs either.
 
     Raises
     ------
@@ -284,19 +468,22 @@ def check_waiting_blocked(
             )
 
 
-def check_decision(snapshot: NodeSnapshot, decision: Decision) -> None:
+def check_decision(snapshot: NodeSnapshot, decision: Decision, *, victims: str = "lower") -> None:
     """All decision-level properties of the preemptive policy.
 
     Runs [`check_decision_valid`][schedlib.testing.invariants.check_decision_valid],
     [`check_fill_maximal`][schedlib.testing.invariants.check_fill_maximal],
     [`check_preemptions_justified`][schedlib.testing.invariants.check_preemptions_justified],
-    [`check_victims_needed`][schedlib.testing.invariants.check_victims_needed]
-    and [`check_waiting_blocked`][schedlib.testing.invariants.check_waiting_blocked].
+    [`check_victims_needed`][schedlib.testing.invariants.check_victims_needed],
+    [`check_victim_order`][schedlib.testing.invariants.check_victim_order]
+    and [`check_waiting_blocked`][schedlib.testing.invariants.check_waiting_blocked],
+    under the reading `victims` (`"lower"` or `"equal"`) where it matters.
     """
     check_decision_valid(snapshot, decision)
     check_fill_maximal(snapshot, decision)
-    check_preemptions_justified(snapshot, decision)
-    check_victims_needed(snapshot, decision)
+    check_preemptions_justified(snapshot, decision, victims=victims)
+    check_victims_needed(snapshot, decision, victims=victims)
+    check_victim_order(snapshot, decision, victims=victims)
     check_waiting_blocked(snapshot, decision)
 
 
@@ -637,3 +824,119 @@ def check_no_starvation(
             f"job {job_id} waited {end - begin} s on node {node} from t={begin} (horizon "
             f"{horizon}), more than the bound {bound} from {len(work)} competing job(s)"
         )
+
+
+def check_push_sends_best(
+    record: RunRecord,
+    nodes: Sequence[GridNode],
+    *,
+    alpha: float,
+    beta: float,
+    overhead: Time = 0.0,
+    tolerance: float = 1e-9,
+) -> None:
+    """PUSH offers the head of the sender's queue: no job waiting there ranks above the pushed one.
+
+    For every `MIGRATE` logged as a PUSH (detail `push from i`) at $t$, the
+    jobs waiting on node $i$ just before it (in log order, so after node
+    $i$'s own decision at $t$) are ranked as the local decision ranks them
+    ([`rank_key`][schedlib.preemption.decision.rank_key]): priority
+    $P = \\alpha W - \\beta T_{rem}$ highest first, then arrival at the node,
+    then id, with
+
+    $$ W = (t - a_i) - \\text{time executed on } i \\text{ since } a_i, \\qquad
+       T_{rem} = c\\,[\\text{preempted before}] + \\max\\Big(0,\\ e - \\sum_k
+       \\max(0, \\ell_k - c\\,[k > 1])\\, s_k\\Big) / s_i $$
+
+    ($a_i$ its arrival at node $i$, $e$ its estimate, $\\ell_k$ and $s_k$ the
+    lengths and node speeds of its execution segments so far, $c$ the
+    overhead). The pushed job must come first (Balasubramanian et al. 2013,
+    §5.3: "the job at the head of the queue ... is pushed").
+
+    Parameters
+    ----------
+    record
+        The run (places `(node,)`, workload of grid jobs with `estimate`).
+    nodes
+        The grid's nodes.
+    alpha, beta, overhead
+        The priority weights and the preemption overhead the run used.
+    tolerance
+        Relative slack when comparing priorities (they are recomputed here
+        from the record, in a different order of operations); equal
+        priorities are compared by arrival and id only when exactly equal.
+
+    Raises
+    ------
+    AssertionError
+        Naming the push, the pushed job and the waiting job that ranks above it.
+
+    Examples
+    --------
+    Node 0 holds jobs 1 (running) and 2, 3 (waiting, 3 the shorter); node 1 is
+    idle: a push that sends job 2 is refused.
+
+    >>> from schedlib.model import EventKind as K, JobEvent, RunRecord
+    >>> from schedlib.preemption.resources import GridJob, GridNode
+    >>> jobs = [GridJob(1, 0, (1,), 50, 50), GridJob(2, 0, (1,), 40, 40),
+    ...         GridJob(3, 0, (1,), 30, 30)]
+    >>> log = [JobEvent(0, j, K.SUBMIT) for j in (1, 2, 3)]
+    >>> log += [JobEvent(0, j, K.ASSIGN, (0,)) for j in (1, 2, 3)]
+    >>> log += [JobEvent(0, 1, K.START, (0,)),
+    ...         JobEvent(5, 2, K.MIGRATE, (1,), detail="push from 0")]
+    >>> record = RunRecord.from_log("x", jobs, log, capacity=2)
+    >>> check_push_sends_best(record, [GridNode(0, (1,)), GridNode(1, (1,))], alpha=0, beta=1)
+    Traceback (most recent call last):
+    ...
+    AssertionError: push of job 2 from node 0 at t=5: job 3 waits there with priority -30.0 ...
+    """
+    estimate = {job.id: job.estimate for job in record.workload}
+    where: dict[JobId, tuple[int, Time]] = {}  # job -> (node, arrival there)
+    since: dict[JobId, tuple[int, Time]] = {}  # running job -> (node, segment start)
+    segments: dict[JobId, list[tuple[int, Time, Time]]] = {}
+    finished: set[JobId] = set()
+    stops = (EventKind.PREEMPT, EventKind.COMPLETE, EventKind.KILL, EventKind.FAIL)
+
+    def rank(job: JobId, node: int, now: Time) -> tuple[float, Time, JobId]:
+        arrival = where[job][1]
+        done, ran_here = 0.0, 0.0
+        for k, (place, start, end) in enumerate(segments.get(job, [])):
+            done += progress_made(end - start, nodes[place].speed, overhead if k else 0.0)
+            if place == node and start >= arrival:
+                ran_here += end - start
+        owed = overhead if segments.get(job) else 0.0
+        remaining = owed + max(0.0, estimate[job] - done) / nodes[node].speed
+        return (alpha * ((now - arrival) - ran_here) - beta * remaining, arrival, job)
+
+    for e in record.events:
+        if e.kind is EventKind.START:
+            since[e.job] = (_node_of(e.place, f"start of job {e.job}"), e.time)
+        elif e.kind in stops:
+            if e.job in since:
+                node, start = since.pop(e.job)
+                segments.setdefault(e.job, []).append((node, start, e.time))
+            if e.kind is not EventKind.PREEMPT:
+                finished.add(e.job)
+        elif e.kind in (EventKind.ASSIGN, EventKind.MIGRATE):
+            target = _node_of(e.place, f"placement of job {e.job}")
+            if e.kind is EventKind.MIGRATE and e.detail.startswith(PUSH_DETAIL):
+                sender = int(e.detail[len(PUSH_DETAIL) :])
+                assert where.get(e.job, (None,))[0] == sender, (
+                    f"job {e.job} is pushed from node {sender} at t={e.time} but does not "
+                    "wait there"
+                )
+                pushed = rank(e.job, sender, e.time)
+                slack = tolerance * max(1.0, abs(pushed[0]))
+                for other, (node, _) in where.items():
+                    if node != sender or other == e.job or other in since or other in finished:
+                        continue
+                    theirs = rank(other, sender, e.time)
+                    if theirs[0] > pushed[0] + slack or (
+                        theirs[0] == pushed[0] and theirs[1:] < pushed[1:]
+                    ):
+                        raise AssertionError(
+                            f"push of job {e.job} from node {sender} at t={e.time}: job {other} "
+                            f"waits there with priority {theirs[0]} (arrived {theirs[1]}), "
+                            f"ranking above the pushed job's {pushed[0]} (arrived {pushed[1]})"
+                        )
+            where[e.job] = (target, e.time)
