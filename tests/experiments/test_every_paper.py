@@ -8,7 +8,7 @@ import pytest
 
 from schedlib.cli import main as cli
 from schedlib.experiments import REPRODUCTIONS
-from schedlib.experiments.claims import VERDICTS, claim
+from schedlib.experiments.claims import VERDICTS
 from schedlib.experiments.every_paper import experiments
 from schedlib.experiments.options import judged
 
@@ -22,13 +22,8 @@ def test_every_reproduction_names_its_paper_and_checks_its_claims() -> None:
         assert untested and all(c["verdict"] == "not run" for c in untested)
 
 
-def test_a_claim_refuses_an_unknown_verdict() -> None:
-    with pytest.raises(ValueError, match="verdict"):
-        claim("c", "x", "maybe")
-
-
 def test_reproduce_all_quick_checks_every_claim_of_every_paper(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], shared_quick_runs: None
 ) -> None:
     assert cli(["reproduce", "all", "--quick", "--workers", "1", "--format", "json"]) == 0
     captured = capsys.readouterr()

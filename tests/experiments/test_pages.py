@@ -25,7 +25,7 @@ GENERATED = [name for name in REPRODUCTIONS if name not in PENDING]
 
 
 @pytest.fixture(scope="session")
-def quick_documents() -> dict[str, dict[str, Any]]:
+def quick_documents(shared_quick_runs: None) -> dict[str, dict[str, Any]]:
     return {name: quick_document(name) for name in GENERATED}
 
 
