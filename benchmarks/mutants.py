@@ -84,8 +84,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "victims-of-higher-priority",
         "preemption",
         "schedlib/preemption/decision.py",
-        "(c for c in running.values() if c.priority < head.priority)",
-        "(c for c in running.values() if c.priority > head.priority)",
+        "                if c.priority < head.priority",
+        "                if c.priority > head.priority",
         ("tests/preemption/test_decision.py",),
         "a waiting job may preempt running jobs of higher priority",
     ),
@@ -383,7 +383,16 @@ MUTANTS: tuple[Mutant, ...] = (
         ("tests/multisite/test_decisions.py",),
         "a cancelled execution's cycles count in the effective utilisation",
     ),
-    # -- frequency decisions (issue 28; their tests are another round's) -------------------
+    # -- frequency decisions (issues 28 and 24) ---------------------------------------------
+    Mutant(
+        "frequency-pfs-mfs-dispatches-fifo",
+        "frequency",
+        "schedlib/frequency/policies.py",
+        "            dispatch_order=mfs_order if both else fifo_order,",
+        "            dispatch_order=fifo_order,",
+        ("tests/frequency/",),
+        "PFS+MFS serves its run queue first-in first-out instead of by migration frequency",
+    ),
     Mutant(
         "frequency-migration-source-keeps-job",
         "frequency",

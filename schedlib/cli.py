@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
@@ -757,6 +758,10 @@ def _silence_stdout() -> None:
     os.dup2(devnull, sys.stdout.fileno())
 
 
+def _show_warning(message: Warning | str, *_: object, **__: object) -> None:
+    print(f"{PROG}: warning: {message}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `schedlib` command; returns the exit code."""
     argv = sys.argv[1:] if argv is None else argv
@@ -766,7 +771,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
     try:
-        code: int = args.handler(args)
+        with warnings.catch_warnings():  # a warning of the library: one line, no source line
+            warnings.showwarning = _show_warning
+            code: int = args.handler(args)
         sys.stdout.flush()
         return code
     except BrokenPipeError:  # e.g. `schedlib compare | head -1`

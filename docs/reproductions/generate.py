@@ -14,6 +14,9 @@ For each reproduction `NAME` (default: all of them):
   `docs/reproductions/NAME.md` (`<!-- gen:KEY -->...<!-- /gen -->`) from the
   documented full-size results and the quick run.
 
+Every run also regenerates the table of the reproductions' running times on
+`docs/performance.md` (the times each `--help` states).
+
 Without `--full` only the page is regenerated from the stored results (a few
 seconds to a minute). `tests/experiments/test_pages.py` checks that each page
 says what this script would write. Commit the code first: the stored results name
@@ -53,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         fill,
         quick_document,
         results_document,
+        running_times_table,
     )
     from schedlib.results.tables import jsonable
 
@@ -93,6 +97,9 @@ def main(argv: list[str] | None = None) -> int:
         sections = {**common_sections(full, quick), **module.page_sections(full, quick)}
         page.write_text(fill(page.read_text(encoding="utf-8"), sections), encoding="utf-8")
         print(f"{name}: {page.relative_to(ROOT)} regenerated", file=sys.stderr)
+    performance = ROOT / "docs" / "performance.md"
+    times = {"reproduction-times": running_times_table()}
+    performance.write_text(fill(performance.read_text(encoding="utf-8"), times), encoding="utf-8")
     return 0
 
 

@@ -54,7 +54,6 @@ __all__ = [
     "ORIGINS",
     "VERDICTS",
     "Claim",
-    "claim",
     "claim_rows",
     "count_tested",
     "known",
@@ -171,23 +170,3 @@ def values(rows: Sequence[Mapping[str, Any]], field: str) -> list[Any]:
     [2.0, 1.5]
     """
     return list(dict.fromkeys(r[field] for r in rows if field in r))
-
-
-def claim(text: str, ours: str, holds: bool | str | None) -> dict[str, str]:
-    """A claim row judged by the caller (the rule of the reproductions not yet moved to
-    [`Claim`][schedlib.experiments.claims.Claim]; `unclear` reads `inconclusive`).
-
-    Examples
-    --------
-    >>> claim("c", "x", True)["verdict"], claim("c", "x", "unclear")["verdict"]
-    ('holds', 'inconclusive')
-    """
-    if isinstance(holds, str):
-        holds = "inconclusive" if holds == "unclear" else holds
-        if holds not in VERDICTS:
-            raise ValueError(f"verdict {holds!r} is not one of {VERDICTS}")
-        verdict = holds
-    else:
-        verdict = "not run" if holds is None else ("holds" if holds else "does not hold")
-    return {"key": text, "claim": text, "data": "-", "measure": "-", "ours": ours,
-            "expected": "-", "verdict": verdict}  # fmt: skip

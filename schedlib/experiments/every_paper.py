@@ -3,7 +3,7 @@
 Each reproduction runs with its default options (or its `--quick` sizes), then
 its module's `claims(rows)` checks the paper's claims on the rows. The result
 is one row per claim: the paper, the claim, our figures and the verdict
-(`holds`, `does not hold`, `unclear`, `not run`; see
+(`holds`, `does not hold`, `inconclusive`, `not run`; see
 [`schedlib.experiments.claims`][schedlib.experiments.claims]). A claim that
 does not hold is a finding about the paper or about our reading of it (each
 reproduction page discusses it), not an error: the command exits 0.

@@ -61,7 +61,9 @@ def add_quick_argument(
         help=f"reduced sizes ({sizes}): about {quick_time} instead of about {full_time} "
         "on a 2-core machine",
     )
-    parser.set_defaults(quick_settings=dict(quick), quick_defaults=defaults)
+    parser.set_defaults(
+        quick_settings=dict(quick), quick_defaults=defaults, running_times=(full_time, quick_time)
+    )
 
 
 def apply_quick(args: argparse.Namespace) -> str | None:

@@ -34,6 +34,7 @@ Mean: <!-- gen:full-mean -->2.5<!-- /gen --> s.
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -222,3 +223,27 @@ def quick_document(name: str, *, workers: int | None = 1) -> dict[str, Any]:
     )
     result: dict[str, Any] = json.loads(json.dumps(jsonable(document)))
     return result
+
+
+def running_times_table() -> str:
+    """The Performance page's table of each reproduction's stated running times.
+
+    The times are the ones each `schedlib reproduce NAME --help` states for its
+    full and `--quick` sizes (one source: the module's `add_quick_argument` call),
+    so the page and the help cannot disagree.
+
+    Examples
+    --------
+    >>> running_times_table().splitlines()[0]
+    '| command | paper | full run | `--quick` |'
+    """
+    from schedlib.experiments import REPRODUCTIONS
+    from schedlib.experiments.catalog import parse_options
+
+    rows = []
+    for name, module_name in REPRODUCTIONS.items():
+        full, quick = parse_options(name, {}).running_times
+        paper = importlib.import_module(module_name).PAPER
+        rows.append({"command": f"`schedlib reproduce {name}`", "paper": paper,
+                     "full run": f"about {full}", "`--quick`": f"about {quick}"})  # fmt: skip
+    return markdown_table(rows)

@@ -75,7 +75,7 @@ from schedlib.experiments.options import (
 from schedlib.experiments.pages import markdown_table
 from schedlib.replicates import stream, stream_seed
 from schedlib.results.verdicts import Expect, MeanEstimate, t_quantile
-from schedlib.validation import finite_at_least, require
+from schedlib.validation import finite_at_least, one_of, require
 
 __all__ = [
     "IMPLIED_OVERHEAD",
@@ -190,18 +190,6 @@ its own -0.51 % (scenario 0) the same, so the margin must contain it; 1 % is abo
 it (see `claims`)."""
 
 
-def _one_of(choices: Sequence[str]) -> Callable[[Any, attrs.Attribute[Any], Any], None]:
-    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-        if value not in choices:
-            raise InvalidValueError(
-                f"{type(instance).__name__}.{attribute.name}",
-                value,
-                f"must be one of {', '.join(choices)}",
-            )
-
-    return check
-
-
 @attrs.frozen
 class Reading:
     """One reading of the paper's set-up: how the jobs reach the scheduler and what a job costs.
@@ -236,10 +224,10 @@ class Reading:
     schedlib.errors.InvalidValueError: Reading.order = 'sorted': must be one of increasing, ...
     """
 
-    order: str = attrs.field(default="increasing", validator=_one_of(ORDERS))
+    order: str = attrs.field(default="increasing", validator=one_of(*ORDERS))
     overhead: float = attrs.field(default=0, validator=finite_at_least(0))
     overhead_known: bool = False
-    phases: str = attrs.field(default="zero", validator=_one_of(PHASES))
+    phases: str = attrs.field(default="zero", validator=one_of(*PHASES))
 
     def options(self) -> str:
         """The command-line options that select this reading (empty for the paper's)."""

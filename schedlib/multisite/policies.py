@@ -47,6 +47,7 @@ import attrs
 
 from schedlib.errors import InvalidValueError
 from schedlib.model import JobId, Time
+from schedlib.validation import one_of
 
 __all__ = [
     "CONSERVATIVE_MR",
@@ -74,16 +75,6 @@ Selection = Literal["load", "completion"]
 StartRule = Literal["start", "completion"]
 Cancel = Literal["all", "slower"]
 Priority = Literal["fcfs", "efficacy"]
-
-
-def _choice(*allowed: str):  # type: ignore[no-untyped-def]
-    def check(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
-        if value not in allowed:
-            raise InvalidValueError(
-                f"MetaPolicy.{attribute.name}", value, f"must be one of {', '.join(allowed)}"
-            )
-
-    return check
 
 
 @attrs.frozen(slots=True)
@@ -124,12 +115,12 @@ class MetaPolicy:
     """
 
     name: str
-    local: Local = attrs.field(default="easy", validator=_choice("easy", "conservative"))
+    local: Local = attrs.field(default="easy", validator=one_of("easy", "conservative"))
     copies: int | None = None
-    selection: Selection = attrs.field(default="load", validator=_choice("load", "completion"))
-    start: StartRule = attrs.field(default="start", validator=_choice("start", "completion"))
-    cancel: Cancel = attrs.field(default="all", validator=_choice("all", "slower"))
-    priority: Priority = attrs.field(default="fcfs", validator=_choice("fcfs", "efficacy"))
+    selection: Selection = attrs.field(default="load", validator=one_of("load", "completion"))
+    start: StartRule = attrs.field(default="start", validator=one_of("start", "completion"))
+    cancel: Cancel = attrs.field(default="all", validator=one_of("all", "slower"))
+    priority: Priority = attrs.field(default="fcfs", validator=one_of("fcfs", "efficacy"))
 
     def __attrs_post_init__(self) -> None:
         if self.copies is not None and self.copies < 1:

@@ -5,7 +5,7 @@
   the base install.
 - [`schedlib.testing.strategies`][schedlib.testing.strategies]: hypothesis strategies
   for workloads, clusters, availability patterns, speed histories, ... They need
-  hypothesis: install the `test` extra (`pip install 'schedlib[test]'`); without it,
+  hypothesis: install the `test` extra (`pip install '.[test]' from a clone`); without it,
   importing them raises an `ImportError` that names the extra.
 
 - [`check_scheduler`][schedlib.testing.conformance.check_scheduler] and

@@ -84,7 +84,7 @@ import attrs
 
 from schedlib.errors import InvalidValueError, WorkloadFormatError
 from schedlib.model import FinalState, Job, JobId, Time, trusted_instances, trusted_job
-from schedlib.validation import at_least, finite_at_least, require
+from schedlib.validation import at_least, finite_at_least, one_of, require
 from schedlib.workloads.swf import SWFReader, SWFRecord
 
 __all__ = [
@@ -104,17 +104,6 @@ Rules = Literal["schedlib", "pyss"]
 
 CLEANINGS: dict[str, Rules] = {"default": "schedlib", "pyss": "pyss"}
 """Named cleaning policies (for `--cleaning`): name -> `CleaningPolicy.rules`."""
-
-
-def _one_of(*choices: object) -> Any:
-    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-        if value not in choices:
-            allowed = ", ".join(repr(c) for c in choices)
-            raise InvalidValueError(
-                f"{type(instance).__name__}.{attribute.name}", value, f"must be one of {allowed}"
-            )
-
-    return check
 
 
 @attrs.frozen(slots=True)
@@ -154,20 +143,20 @@ class CleaningPolicy:
     >>> CleaningPolicy(over_limit="cap")
     Traceback (most recent call last):
     ...
-    schedlib.errors.InvalidValueError: CleaningPolicy.over_limit = 'cap': must be one of 'kill', 'extend'
+    schedlib.errors.InvalidValueError: CleaningPolicy.over_limit = 'cap': must be one of kill, extend
     """  # noqa: E501
 
-    over_limit: OverLimit = attrs.field(default="kill", validator=_one_of("kill", "extend"))
+    over_limit: OverLimit = attrs.field(default="kill", validator=one_of("kill", "extend"))
     unknown_requested_time: UnknownRequestedTime = attrs.field(
-        default="runtime", validator=_one_of("runtime", "reject")
+        default="runtime", validator=one_of("runtime", "reject")
     )
     zero_runtime: ZeroRuntime = attrs.field(
-        default="one_second", validator=_one_of("one_second", "keep")
+        default="one_second", validator=one_of("one_second", "keep")
     )
     procs_from: ProcsFrom = attrs.field(
-        default="requested", validator=_one_of("requested", "allocated")
+        default="requested", validator=one_of("requested", "allocated")
     )
-    rules: Rules = attrs.field(default="schedlib", validator=_one_of(*CLEANINGS.values()))
+    rules: Rules = attrs.field(default="schedlib", validator=one_of(*CLEANINGS.values()))
 
     def __attrs_post_init__(self) -> None:
         if self.rules == "pyss":
@@ -232,7 +221,7 @@ class ExcludedJob:
     procs: int = attrs.field(validator=at_least(0))
     requested_time: Time | None
     state: FinalState = attrs.field(
-        validator=_one_of(FinalState.REJECTED, FinalState.CANCELLED_IN_LOG)
+        validator=one_of(FinalState.REJECTED, FinalState.CANCELLED_IN_LOG)
     )
     reason: str
 

@@ -107,4 +107,4 @@ def test_checkers_import_without_hypothesis_and_strategies_name_the_extra() -> N
     lines = out.stdout.splitlines()
     assert lines[0] == "checkers ok"
     assert len(lines) == 3
-    assert all("pip install 'schedlib[test]'" in line for line in lines[1:])
+    assert all("pip install '.[test]' from a clone" in line for line in lines[1:])

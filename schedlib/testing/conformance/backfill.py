@@ -267,8 +267,9 @@ CHECKS = (
         "no-starvation",
         "backfill",
         "every job starts within k x R of its submission (k jobs submitted before it, R the "
-        "longest requested time): a bound no stream of later arrivals can push; the inputs "
-        "add such a stream behind a job as wide as the machine",
+        "longest requested time): a bound no stream of later arrivals can push; its inputs "
+        "put such a stream behind a job as wide as the machine, so greedy first fit without "
+        "a reservation fails it",
         MUALEM + " (reservations prevent starvation)",
         False,
         _once(check_bounded_wait),

@@ -310,7 +310,7 @@ def run_check(
     except ImportError as error:  # pragma: no cover - exercised without hypothesis
         raise ImportError(
             "schedlib.testing.check_scheduler needs hypothesis, which is not installed; "
-            "install the 'test' extra: pip install 'schedlib[test]'"
+            "install the 'test' extra: pip install '.[test]' from a clone"
         ) from error
 
     family = family_of(candidate.family)

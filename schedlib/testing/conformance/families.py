@@ -498,7 +498,9 @@ FREQUENCY = _family(
             "frequency",
             "pool-rules",
             "every pool invariant of the record's policy: bursts complete, work "
-            "conserved, short bursts stay, preemption and migration counts, wait bounds",
+            "conserved, short bursts stay, preemption and migration counts, wait bounds, "
+            "each migration to the most available node given the actual loads, and each "
+            "queue served in its policy's order (FIFO, PFS or MFS)",
             CSS600 + " (PFS / MFS)",
             _on(_record, lambda record, ctx: check_pool_run(record, _pool_nodes(ctx[1]))),
             snippet=_source("check_pool_run", "record, nodes"),

@@ -21,7 +21,7 @@ try:
 except ImportError as error:  # pragma: no cover - exercised in a subprocess test
     raise ImportError(
         "schedlib.testing.strategies needs hypothesis, which is not installed; "
-        "install the 'test' extra: pip install 'schedlib[test]'"
+        "install the 'test' extra: pip install '.[test]' from a clone"
     ) from error
 
 from schedlib.testing.strategies.availability import *  # noqa: F403
