@@ -144,7 +144,7 @@ def _check_plot(args: argparse.Namespace) -> None:
     if args.plot:
         from schedlib.results.plotting import check_figure_path, pyplot
 
-        check_figure_path(args.plot)
+        check_figure_path(args.plot, option="--plot")
         pyplot()
 
 
@@ -164,9 +164,12 @@ def _plot_runs(args: argparse.Namespace, workload: Any, records: dict[str, Any])
 
 def _cmd_run(args: argparse.Namespace) -> int:
     from schedlib.experiments.backfilling import run_policy, summary_row
+    from schedlib.results.export import RECORD_SUFFIXES, check_output_path
 
     if args.stream:
         return _run_streamed(args)
+    if args.output:  # before any work: a wrong name or folder fails at once
+        check_output_path(args.output, RECORD_SUFFIXES, option="--output")
     _check_plot(args)
     workload = _load(args)
     record = run_policy(workload, args.policy, show_progress=True, conventions=args.conventions)
@@ -174,6 +177,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
         from schedlib.results.export import write_record
 
         write_record(record, args.output, workload_name=workload.name)
+        print(
+            f"{PROG}: wrote {len(record.outcomes)} jobs to {args.output}",
+            file=sys.stderr,
+        )
     _print_summaries([summary_row(workload, record)], args)
     if args.plot:
         _plot_runs(args, workload, {args.policy: record})
@@ -185,7 +192,7 @@ def _run_streamed(args: argparse.Namespace) -> int:
     from schedlib.backfill import schedule_iter
     from schedlib.experiments.backfilling import summary_fields
     from schedlib.results.atomic import atomic_write
-    from schedlib.results.export import write_outcomes_csv
+    from schedlib.results.export import check_output_path, run_metadata, write_outcomes_csv
     from schedlib.results.metrics import summarize_outcomes
     from schedlib.workloads import CleaningPolicy, stream_workload
     from schedlib.workloads.cleaning import CLEANINGS
@@ -201,6 +208,7 @@ def _run_streamed(args: argparse.Namespace) -> int:
             "--stream cleans the trace as it reads it, by our rules; --cleaning pyss needs "
             "the whole trace: drop one"
         )
+    check_output_path(args.output, (".csv",), option="--output")
     with (
         stream_workload(
             Path(args.workload) if args.workload else None,
@@ -217,7 +225,12 @@ def _run_streamed(args: argparse.Namespace) -> int:
             mixed=trace.records,
             conventions=args.conventions,
         )
-        written = write_outcomes_csv(outcomes, target, workload_name=trace.name)
+        written = write_outcomes_csv(
+            outcomes,
+            target,
+            workload_name=trace.name,
+            metadata=run_metadata(trace.cluster.processors, args.policy),
+        )
         summary = summarize_outcomes(
             written, algorithm=args.policy, capacity=trace.cluster.processors
         )
@@ -225,6 +238,7 @@ def _run_streamed(args: argparse.Namespace) -> int:
     print(f"{PROG}: {workload.name}: {workload.report.summary()}", file=sys.stderr)
     for warning in workload.warnings():
         print(f"{PROG}: warning: {warning}", file=sys.stderr)
+    print(f"{PROG}: wrote {summary.jobs} jobs to {args.output}", file=sys.stderr)
     _print_summaries([summary_fields(workload, summary)], args)
     return 0
 
@@ -260,12 +274,8 @@ def _cmd_plot(args: argparse.Namespace) -> int:
             results = read_sweep(source)
         except UnicodeDecodeError:
             raise SchedlibError(f"{source}: not a text file (not UTF-8)") from None
-        parameters: list[str] = []
-        for config, _ in results.results.values():
-            parameters += [k for k in config if k not in parameters]
         figure = plot_sweep(
-            results.rows(),
-            parameters,
+            list(results.results.values()),
             x=args.x,
             metrics=args.metric or (),
             units=SUMMARY_UNITS,
@@ -288,7 +298,7 @@ def _cmd_plot(args: argparse.Namespace) -> int:
                 "processors (the highest processor used); give --processors N",
                 file=sys.stderr,
             )
-        figure = plot_schedule(schedule, capacity=capacity)
+        figure = plot_schedule(schedule, capacity=capacity, log_wait=args.log_wait)
     print(save_figure(figure, target))
     return 0
 
@@ -317,14 +327,30 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
     schedule = read_schedule(args.file)
     up = read_up_times(args.within_uptime) if args.within_uptime else None
+    if not schedule.jobs:
+        raise SchedlibError(f"{args.file}: no jobs: nothing to check")
     capacity = args.processors or schedule.capacity
     if capacity is None:
         raise SchedlibError(
             f"{args.file}: the file does not say the machine size; give --processors N"
         )
+    if args.policy == "easy" and all(
+        j.requested_time is None for j in schedule.jobs if j.start is not None
+    ):
+        raise SchedlibError(
+            f"{args.file}: no job has a requested time (CSV column requested_time, SWF field "
+            "9): --policy easy needs it to compute shadow times"
+        )
     report = check_report(
-        schedule, capacity=capacity, policy=args.policy, no_overtaking=args.no_overtaking, up=up
+        schedule,
+        capacity=capacity,
+        policy=args.policy,
+        no_overtaking=args.no_overtaking,
+        up=up,
+        order=args.event_order,
     )
+    for note in report.notes:
+        print(f"{PROG}: warning: {note}", file=sys.stderr)
     if args.format == "json":
         print(json.dumps(report.as_dict(), indent=1))
     else:
@@ -343,7 +369,7 @@ def _executor(args: argparse.Namespace) -> Any:
     except ImportError:
         raise SchedlibError(
             "--scheduler and --dask-local need dask.distributed, which is not installed; "
-            "install the 'dask' extra: pip install 'schedlib[dask]'"
+            "install the 'dask' extra: pip install '.[dask]' in schedlib's clone"
         ) from None
 
     client_type: Any = distributed.Client  # dask's API is untyped
@@ -356,9 +382,7 @@ def _executor(args: argparse.Namespace) -> Any:
                 yield client.get_executor()
             return
         with (
-            cluster_type(
-                n_workers=args.dask_local, threads_per_worker=1, dashboard_address=None
-            ) as cluster,
+            _quiet_local_cluster(cluster_type, args.dask_local) as cluster,
             client_type(cluster) as client,
         ):
             yield client.get_executor()
@@ -366,35 +390,126 @@ def _executor(args: argparse.Namespace) -> Any:
     return dask_executor()
 
 
+def _quiet_local_cluster(cluster_type: Any, workers: int) -> Any:
+    """A dask LocalCluster whose workers print nothing (their standard error is /dev/null,
+    the cluster's logs say only critical faults): an interrupted sweep then ends with one
+    line, not the cluster's warnings and tracebacks about the tasks it cancels and the
+    workers it stops. A run that fails still reaches the command as its exception
+    (`RunFailedError`, one line)."""
+    import logging
+    import os
+
+    saved = os.dup(2)
+    quiet = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(quiet, 2)  # the worker processes inherit it: their teardown prints nothing
+        return cluster_type(
+            n_workers=workers,
+            threads_per_worker=1,
+            dashboard_address=None,
+            silence_logs=logging.CRITICAL,
+        )
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(quiet)
+
+
 def _cmd_sweep(args: argparse.Namespace) -> int:
     from schedlib.execution.config import read_sweep_config
-    from schedlib.execution.sweep import sweep
-    from schedlib.experiments.catalog import experiment, validate_parameters
+    from schedlib.execution.sweep import configurations, sweep
+    from schedlib.experiments.catalog import experiment
 
     config = read_sweep_config(args.config)
     run = experiment(config.experiment)
-    for point in ({**config.fixed, **{k: v[0] for k, v in config.grid.items()}},):
-        validate_parameters(config.experiment, point)
+    todo = configurations(config.grid, seeds=config.seeds, fixed=config.fixed)
+    _check_sweep(config, todo, args.config)
     output = args.output or config.output
-    total = len(config.seeds)
-    for values in config.grid.values():
-        total *= len(values)
+    done = _sweep_output(output, todo, resume=args.resume)
     where = output or "no output file"
-    print(f"{PROG}: sweep of {config.experiment}: {total} runs -> {where}", file=sys.stderr)
-    with _executor(args) as executor:
-        rows = sweep(
-            config.grid,
-            run,
-            seeds=config.seeds,
-            fixed=config.fixed,
-            executor=executor,
-            workers=args.workers,
-            output=output,
-            resume=args.resume,
-            progress=True,
-        )
+    left = f"{len(todo) - done} to run, {done} already in {output}" if done else "all to run"
+    print(
+        f"{PROG}: sweep of {config.experiment}: {len(todo)} runs ({left}) -> {where}",
+        file=sys.stderr,
+    )
+    try:
+        with _executor(args) as executor:
+            rows = sweep(
+                config.grid,
+                run,
+                seeds=config.seeds,
+                fixed=config.fixed,
+                executor=executor,
+                workers=args.workers,
+                output=output,
+                resume=args.resume,
+                progress=True,
+            )
+    except KeyboardInterrupt:
+        if output is None:
+            print(f"{PROG}: interrupted (no output file: nothing was kept)", file=sys.stderr)
+        else:
+            kept = _sweep_output(output, todo, resume=True, quiet=True)
+            print(
+                f"{PROG}: interrupted: {kept} of {len(todo)} runs are in {output}; run the same "
+                "command with --resume to continue",
+                file=sys.stderr,
+            )
+        return 130
     print(render(rows, args.format))
     return 0
+
+
+def _check_sweep(config: Any, todo: list[dict[str, Any]], source: str) -> None:
+    """Every configuration of the sweep is accepted by its experiment, before any run: each
+    value of each grid key first (to name it), then every combination."""
+    from schedlib.errors import InvalidValueError
+    from schedlib.experiments.catalog import validate_parameters
+
+    first = {k: values[0] for k, values in config.grid.items()}
+    for key, values in config.grid.items():
+        for value in values:
+            try:
+                validate_parameters(config.experiment, {**config.fixed, **first, key: value})
+            except InvalidValueError as error:
+                raise SchedlibError(f"{source}: grid.{key} = {value!r}: {error.reason}") from None
+    seen: set[str] = set()
+    for configuration in todo:
+        point = {k: v for k, v in configuration.items() if k != "seed"}
+        key = repr(sorted(point.items()))
+        if key not in seen:
+            seen.add(key)
+            validate_parameters(config.experiment, point)
+
+
+def _sweep_output(
+    output: str | None, todo: list[dict[str, Any]], *, resume: bool, quiet: bool = False
+) -> int:
+    """Check the output file before any run; how many of the sweep's runs it holds already.
+
+    Refuses, in the command line's words, a file that exists without `--resume`, `--resume`
+    without a file, and a file in a folder that does not exist.
+    """
+    from schedlib.execution.sweep import already_done, read_sweep
+    from schedlib.results.export import check_output_path
+
+    if output is None:
+        if resume:
+            raise SchedlibError("--resume needs an output file: give --output FILE.jsonl")
+        return 0
+    path = check_output_path(output, (".jsonl", ".json"), option="--output")
+    exists = path.exists() and path.stat().st_size > 0
+    if exists and not resume:
+        raise SchedlibError(
+            f"{output} exists already: run the same command with --resume to continue that "
+            "sweep, or remove the file to start again"
+        )
+    if not exists:
+        return 0
+    done = len(already_done(read_sweep(path), todo))
+    if not quiet and resume:
+        print(f"{PROG}: resuming: {done} of {len(todo)} runs are in {output}", file=sys.stderr)
+    return done
 
 
 def _reproduction(name: str) -> ModuleType | None:
@@ -482,14 +597,26 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "--processors",
         type=_positive_int,
         metavar="N",
-        help="machine size; needed for a CSV (default: the SWF header's MaxProcs, the JSON's "
-        "capacity)",
+        help="machine size (default: the SWF header's MaxProcs, what schedlib's JSON or CSV "
+        "says; needed for another scheduler's CSV)",
     )
     check.add_argument(
         "--policy",
         choices=("easy", "fcfs"),
         help="also check the policy's promise: easy, the first waiting job never starts later "
-        "than its shadow time; fcfs, no job starts before an earlier-submitted one",
+        "than its shadow time (the earliest time it would fit if the running jobs ended at "
+        "their start + requested time), computed at the end of every instant and before every "
+        "backfill; fcfs, no job starts before an earlier-submitted one",
+    )
+    check.add_argument(
+        "--event-order",
+        choices=("any", "fixed"),
+        default="any",
+        help="for --policy easy, the order in which the scheduler saw the events of one instant "
+        "(the file does not say): any (default), the schedule passes if some order explains it "
+        "-- the jobs ending and arriving at one instant seen one at a time in any order, with a "
+        "scheduling pass after each, as most simulators do; fixed, one pass that has seen every "
+        "end and arrival of the instant (stricter)",
     )
     check.add_argument(
         "--no-overtaking",
@@ -512,11 +639,14 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "plot",
         help="plot a run (Gantt, utilisation, queue, wait CDF) or a sweep's metrics",
         description="Plot a run's per-job records (CSV in Batsim's layout, or schedlib's JSON): "
-        "a Gantt chart per processor, utilisation and queue length over time, and the CDF of "
-        "the wait times. Or plot a sweep's output (JSON lines from schedlib sweep): a metric "
-        "against a parameter, one line per combination of the other parameters, error bars of "
-        "one standard deviation over the seeds. Needs the 'plot' extra (matplotlib). Prints the "
-        "path of the figure written.",
+        "a Gantt chart per processor, utilisation and queue length over one time axis (from the "
+        "first submission, in s, min, h or d), and the CDF of the wait times; titled with the "
+        "policy and workload when the file says them. Or plot a sweep's output (JSON lines "
+        "from schedlib sweep): a metric "
+        "against a swept parameter, one line per combination of the other swept parameters and "
+        "of the rows' labels (e.g. a reproduction's scheduler and scenario), error bars of one "
+        "standard deviation over the seeds only. Needs the 'plot' extra (matplotlib). Prints "
+        "the path of the figure written.",
     )
     plot.add_argument("file", metavar="FILE", help="a run's .csv/.json, or a sweep's .jsonl")
     plot.add_argument(
@@ -529,13 +659,19 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "--processors",
         type=_positive_int,
         metavar="N",
-        help="machine size of a run (default: the JSON's capacity, else the highest processor "
-        "used, with a warning)",
+        help="machine size of a run (default: what schedlib's JSON or CSV says, else the "
+        "highest processor used, with a warning)",
+    )
+    plot.add_argument(
+        "--log-wait",
+        action="store_true",
+        help="run: draw the wait-time CDF on a logarithmic axis (linear below one unit)",
     )
     plot.add_argument(
         "--x",
         metavar="PARAMETER",
-        help="sweep: the parameter on the horizontal axis (default: the first numeric one swept)",
+        help="sweep: the swept parameter on the horizontal axis (default: the first swept one "
+        "whose values are numbers, else the first swept one; a sweep of seeds only is refused)",
     )
     plot.add_argument(
         "--metric",

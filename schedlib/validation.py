@@ -28,7 +28,7 @@ import attrs
 
 from schedlib.errors import InvalidValueError
 
-__all__ = ["at_least", "finite_at_least", "greater_than", "require"]
+__all__ = ["at_least", "finite_at_least", "greater_than", "one_of", "require"]
 
 N = TypeVar("N", int, float)
 Validator = Callable[[Any, "attrs.Attribute[Any]", Any], None]
@@ -101,6 +101,38 @@ def greater_than(bound: float) -> Validator:
         An attrs validator.
     """
     return _validator(lambda value: value > bound, f"must be > {bound}")
+
+
+def one_of(*choices: Any) -> Validator:
+    """Validator: the value is one of `choices`.
+
+    Parameters
+    ----------
+    *choices
+        The accepted values (shown with `str` in the message).
+
+    Returns
+    -------
+    Callable
+        An attrs validator.
+
+    Examples
+    --------
+    >>> @attrs.frozen
+    ... class Light:
+    ...     colour: str = attrs.field(validator=one_of("red", "green"))
+    >>> Light("blue")
+    Traceback (most recent call last):
+    ...
+    schedlib.errors.InvalidValueError: Light.colour = 'blue': must be one of red, green
+    """
+    allowed = ", ".join(str(c) for c in choices)
+
+    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if value not in choices:
+            raise InvalidValueError(_name(instance, attribute), value, f"must be one of {allowed}")
+
+    return check
 
 
 def require(

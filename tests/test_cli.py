@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -97,7 +98,9 @@ def test_guesses_are_warned_about_on_stderr(
 def test_quick_reproductions_say_what_they_reduced(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "reproduce", "pgs", "--quick", "--workers", "1")
     assert code == 0
-    assert out.splitlines()[0] == "quick run, reduced sizes: runs=2 (full: runs=10)"
+    assert out.splitlines()[0] == (
+        "quick run, reduced sizes: runs=10 (full: runs=20), readings=none (full: readings=all)"
+    )
     code, out, err = run(capsys, "reproduce", "pgs", "--quick", "--workers", "1", "--format", "csv")
     assert out.startswith("scenario,") and "quick run" in err
 
@@ -171,11 +174,16 @@ def test_sweep_appends_results_and_resumes(
     assert rows[0].startswith("limit,policy,processors,seed") and len(rows) == 5
     assert len(output.read_text().splitlines()) == 4 + 1  # one line per run, and the trailer
     code, _, err = run(capsys, "sweep", str(config), "-o", str(output))
-    assert code == 2 and "exists already" in err
-    code, again, _ = run(
+    assert code == 2 and err == (
+        f"schedlib: error: {output} exists already: run the same command with --resume to "
+        "continue that sweep, or remove the file to start again\n"
+    )
+    code, again, err = run(
         capsys, "sweep", str(config), "-o", str(output), "--resume", "--format", "csv"
     )
     assert code == 0 and again == out
+    assert err.startswith(f"schedlib: resuming: 4 of 4 runs are in {output}\n")
+    assert "4 runs (0 to run, 4 already in" in err
 
 
 @pytest.mark.parametrize(
@@ -183,10 +191,17 @@ def test_sweep_appends_results_and_resumes(
     [
         ('experiment = "run"\n[grid]\npolicy = "easy"\n', "must be a non-empty list"),
         ('experiment = "reproduce nothing"\n', "must be one of run, reproduce pgs"),
-        ('experiment = "run"\n[grid]\ncolour = ["red"]\n', "'colour': is not one of"),
+        ('experiment = "run"\n[grid]\ncolour = ["red"]\n', "grid.colour = 'red': is not one of"),
         ('experiment = "reproduce pgs"\n[fixed]\nrunz = 2\n', "unrecognized arguments: --runz"),
         ('experiment = "run"\nseed = [1]\n', "unknown key(s) ['seed']"),
         ("experiment = \n", "not TOML"),
+        (
+            'experiment = "reproduce pgs"\n[fixed]\nruns = 1\n[grid]\norder = ["increasing", '
+            '"sideways"]\n',
+            "grid.order = 'sideways': argument --order: invalid choice: 'sideways'",
+        ),
+        ('experiment = "run"\noutput = "/nonexistent/dir/s.jsonl"\n', "does not exist"),
+        ('experiment = "run"\noutput = "s.xlsx"\n', "must end in .jsonl or .json"),
     ],
 )
 def test_bad_sweep_configurations_exit_2_before_any_run(
@@ -196,7 +211,42 @@ def test_bad_sweep_configurations_exit_2_before_any_run(
     config.write_text(text)
     code, out, err = run(capsys, "sweep", str(config), "--workers", "1")
     assert code == 2 and out == ""
-    assert message in err and "Traceback" not in err
+    assert message in err and "Traceback" not in err and err.count("\n") == 1
+    assert not list(tmp_path.glob("*.jsonl"))  # nothing ran, nothing written
+
+
+def test_a_sweep_interrupted_says_what_it_kept_and_how_to_continue(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib
+
+    module = importlib.import_module("schedlib.execution.sweep")
+    config = tmp_path / "sweep.toml"
+    config.write_text(SWEEP)
+    output = tmp_path / "out.jsonl"
+    real = module.run_all
+
+    def interrupted(function: Any, items: Any, **kwargs: Any) -> Any:
+        items = list(items)
+        real(function, items[:3], **{**kwargs, "workers": 1})
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(module, "run_all", interrupted)
+    code, out, err = run(capsys, "sweep", str(config), "-o", str(output), "--workers", "1")
+    assert (code, out) == (130, "")
+    assert err.splitlines()[-1] == (
+        f"schedlib: interrupted: 3 of 4 runs are in {output}; run the same command with "
+        "--resume to continue"
+    )
+    code, _, err = run(capsys, "sweep", str(config), "--workers", "1")
+    assert code == 130 and err.splitlines()[-1] == (
+        "schedlib: interrupted (no output file: nothing was kept)"
+    )
+    monkeypatch.setattr(module, "run_all", real)
+    code, _, err = run(capsys, "sweep", str(config), "-o", str(output), "--resume")
+    assert code == 0 and "resuming: 3 of 4 runs are in" in err
+    code, _, err = run(capsys, "sweep", str(config), "--resume")
+    assert code == 2 and "--resume needs an output file" in err
 
 
 def test_a_stuck_simulation_is_our_fault_and_exits_1(
@@ -272,3 +322,64 @@ def test_run_stream_names_a_trace_out_of_arrival_order(
     code, _, err = run(capsys, *args)
     assert code == 2 and "arrival order" in err and len(err.splitlines()) == 1
     assert not output.exists()  # nothing half-written is left behind
+
+
+def test_the_docs_install_extras_from_the_clone_and_the_tutorial_matches_the_readme() -> None:
+    """schedlib is not on a package index: an extra is installed from the clone
+    (`pip install '.[plot]'`), never as `schedlib[plot]`. The tutorial names every extra the
+    README's test command installs and every reproduction, and does not ask for the `test`
+    extra where the base install is enough (the README says so)."""
+    import re
+
+    from schedlib.experiments import REPRODUCTIONS
+
+    root = Path(__file__).resolve().parents[1]
+    pages = [root / "README.md", *sorted((root / "docs").rglob("*.md"))]
+    for page in pages:
+        assert "install 'schedlib[" not in page.read_text(), page
+    readme = (root / "README.md").read_text()
+    extras = re.search(r"pip install '\.\[([a-z,]+)\]' && \.venv/bin/python -m pytest", readme)
+    assert extras is not None
+    tutorial = (root / "docs" / "tutorial.md").read_text()
+    section6 = tutorial.split("## 6.")[1]
+    for extra in extras.group(1).split(","):
+        assert f"`{extra}`" in section6, extra
+    section5 = tutorial.split("## 5.")[1].split("## 6.")[0]
+    for name in [*REPRODUCTIONS, "all"]:
+        assert f"schedlib reproduce {name}" in section5, name
+    section4 = tutorial.split("## 4.")[1].split("## 5.")[0]
+    assert "base install is\nenough" in section4
+    assert "base install (`pip install .`) is enough" in readme
+
+
+def test_the_dask_hint_says_how_to_install_from_the_clone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
+    config = tmp_path / "sweep.toml"
+    config.write_text(SWEEP)
+    code, _, err = run(capsys, "sweep", str(config), "--dask-local", "2")
+    assert code == 2 and err.endswith(
+        "install the 'dask' extra: pip install '.[dask]' in schedlib's clone\n"
+    )
+
+
+def test_run_output_is_checked_before_any_work_and_says_what_it_wrote(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = str(tmp_path / "no-such-trace.swf")  # never read: the output is refused first
+    for output, reason in (
+        ("out.xlsx", "--output = 'out.xlsx': must end in .csv or .json"),
+        (str(tmp_path / "nowhere" / "x.csv"), "does not exist"),
+        (str(tmp_path), "must end in .csv or .json"),
+    ):
+        code, out, err = run(capsys, "run", "--workload", missing, "--output", output)
+        assert (code, out) == (2, "") and reason in err and err.count("\n") == 1
+        assert ".part" not in err
+    target = tmp_path / "jobs.csv"
+    code, _, err = run(capsys, "run", "--limit", "40", "--output", str(target))
+    assert code == 0 and f"schedlib: wrote 40 jobs to {target}\n" in err
+    code, _, err = run(capsys, "run", "--stream", "--limit", "40", "--output", str(target))
+    assert code == 0 and f"schedlib: wrote 40 jobs to {target}\n" in err

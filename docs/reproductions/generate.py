@@ -8,7 +8,8 @@ For each reproduction `NAME` (default: all of them):
 
 - `--full` runs it at its full (default) sizes, stores what it found in
   `schedlib/experiments/documented/NAME.json` (with the command, the commit and the
-  date) and draws the page's figures;
+  date; a module may define `documented_rows(rows)`, the rows its page needs, to keep
+  the file small) and draws the page's figures;
 - then it runs the `--quick` variant and fills every generated section of
   `docs/reproductions/NAME.md` (`<!-- gen:KEY -->...<!-- /gen -->`) from the
   documented full-size results and the quick run.
@@ -65,13 +66,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.full:
             print(f"{name}: full run ...", file=sys.stderr, flush=True)
             outcome = run_reproduction(name, workers=args.workers)
+            keep = getattr(module, "documented_rows", None)  # the rows its page needs
             doc = results_document(
                 name=name,
                 command=f"schedlib reproduce {name}",
                 commit=_commit(),
                 date=datetime.date.today().isoformat(),
                 data=outcome.data,
-                rows=outcome.rows,
+                rows=keep(outcome.rows) if keep is not None else outcome.rows,
                 claims=outcome.claims,
             )
             target = ROOT / "schedlib" / "experiments" / "documented" / f"{name}.json"

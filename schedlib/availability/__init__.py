@@ -36,6 +36,7 @@ from schedlib.availability.jobs import (
     BagJob,
     RuntimeUpdate,
     with_estimate_errors,
+    with_overhead,
 )
 from schedlib.availability.mapping import (
     Assignment,
@@ -115,4 +116,5 @@ __all__ = [
     "unschedulable_reason",
     "wasted_work",
     "with_estimate_errors",
+    "with_overhead",
 ]

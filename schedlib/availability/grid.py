@@ -16,7 +16,9 @@ What happens, in engine phases (see the Background page):
 - `PASS`: the policy maps waiting jobs (`ASSIGN` to a resource's queue); an
   idle resource starts the first job of its queue at once (`START`).
 - `COMPLETION`: the job ends (`COMPLETE`) and the resource starts the next
-  job of its queue.
+  job of its queue — unless the resource goes down at that very instant:
+  the job then stays queued and returns to the scheduler with the queue
+  (`RETURN`), instead of "failing" after 0 s of work.
 - `FAILURE`: a resource goes down. Its running job fails and loses its work
   (`FAIL`); its queued jobs go back to the scheduler (`RETURN`); both join the
   priority queue — at its end under PGS (Verboven et al. 2008 §3.2), at its front under
@@ -24,7 +26,8 @@ What happens, in engine phases (see the Background page):
   (`ABANDON`, with the reason), so no policy can livelock on a job that
   never fits.
 - `RECOVERY`: the resource comes back after its downtime plus a restart
-  delay, for the next planned uptime, counted from now.
+  delay, for the next planned uptime, counted from now. At time 0 every
+  resource is up, since `-phase` (its starting phase, 0 by default).
 - `TIMER`: a [`RuntimeUpdate`][schedlib.availability.jobs.RuntimeUpdate] revises
   a job's estimate after submission (the optional interface of §2.1).
 
@@ -187,9 +190,9 @@ class VolatileGridModel:
     # -- set-up -------------------------------------------------------------------------
 
     def initial_state(self) -> VolatileGridState:
-        """Every resource up at time 0 in cycle 0; no job yet."""
+        """Every resource up at time 0 in cycle 0, up since `-phase`; no job yet."""
         resources = tuple(
-            ResourceState(True, 0, 0, r.planned.next_down(0, 0), None, 0, ())
+            ResourceState(True, 0, -r.phase, r.planned.next_down(-r.phase, 0), None, 0, ())
             for r in self.resources
         )
         return VolatileGridState(resources, (), (), MappingProxyType({}), frozenset(), ())
@@ -200,10 +203,10 @@ class VolatileGridModel:
             Event(job.submit, Phase.ARRIVAL, (_ARRIVE, job))
             for job in sorted(self.jobs, key=lambda j: (j.submit, j.id))
         ]
-        for index, resource in enumerate(self.resources):
-            uptime = resource.truth.uptime(0)
-            if math.isfinite(uptime):
-                events.append(Event(uptime, Phase.FAILURE, (_DOWN, index)))
+        for index, r in enumerate(self.initial_state().resources):
+            down = self.goes_down_at(index, r)
+            if math.isfinite(down):
+                events.append(Event(down, Phase.FAILURE, (_DOWN, index)))
         events.extend(
             Event(u.time, Phase.TIMER, (_UPDATE, u))
             for u in sorted(self.updates, key=lambda u: (u.time, u.job))
@@ -335,6 +338,17 @@ class VolatileGridModel:
         screen = self.policy.screen
         return None if screen is None else screen(estimate, self.longest_uptime)
 
+    def goes_down_at(self, index: int, r: ResourceState) -> Time:
+        """When resource `index`, in state `r`, actually goes down (infinite: never).
+
+        The actual uptime of its current cycle counted from when it came up,
+        $t_{\\text{up}} + u^{\\text{actual}}_k$: the model (not the scheduler) knows
+        it. The `FAILURE` event is scheduled at this very value, so a completion
+        handler can compare its time with it exactly (the same sum of the same
+        numbers, never a float computed two ways). Complexity: $O(1)$.
+        """
+        return r.up_since + self.resources[index].truth.uptime(r.cycle)
+
     def start_next(
         self, r: ResourceState, index: int, now: Time
     ) -> tuple[ResourceState, JobEvent, Event]:
@@ -356,7 +370,7 @@ class VolatileGridModel:
         log = [JobEvent(now, job.id, EventKind.COMPLETE, (index,))]
         events = []
         freed = ResourceState(r.up, r.cycle, r.up_since, r.planned_down, None, 0, r.queued)
-        if freed.queued:
+        if freed.queued and self.goes_down_at(index, r) != now:
             freed, started, done = self.start_next(freed, index, now)
             log.append(started)
             events.append(done)
@@ -414,9 +428,9 @@ class VolatileGridModel:
         cycle = r.cycle + 1
         up = ResourceState(True, cycle, now, spec.planned.next_down(now, cycle), None, 0, ())
         events = []
-        uptime = spec.truth.uptime(cycle)
-        if math.isfinite(uptime):
-            events.append(Event(now + uptime, Phase.FAILURE, (_DOWN, index)))
+        down = self.goes_down_at(index, up)
+        if math.isfinite(down):
+            events.append(Event(down, Phase.FAILURE, (_DOWN, index)))
         new = attrs.evolve(state, resources=replace_at(state.resources, index, up))
         return Step(new, events=events, wake=bool(state.priority or state.regular))
 

@@ -417,12 +417,25 @@ class ResourceAvailability:
         pattern models wrong predictions: the scheduler never sees it.
     restart
         The startup delay added to every actual downtime.
+    phase
+        Seconds the resource has already been up when the run begins (its
+        *starting phase*; 0 by default: every resource comes up at time 0).
+        Finite, `>= 0` and shorter than the first actual uptime, so that the
+        resource is up at time 0 and its first up period ends at
+        `uptime(0) - phase`, as planned and as it happens. A resource of a
+        test rig started before the test began is at some point of its
+        cycle (Verboven et al. 2008 §4.1 does not say when the workers were
+        started relative to the test).
 
     Examples
     --------
     >>> r = ResourceAvailability(AvailabilityPattern.repeating(84, 1), restart=RestartDelay(0.2))
-    >>> r.truth is r.planned, r.exact
-    (True, True)
+    >>> r.truth is r.planned, r.exact, r.phase
+    (True, True, 0)
+    >>> ResourceAvailability(AvailabilityPattern.repeating(84, 1), phase=84)
+    Traceback (most recent call last):
+    ...
+    schedlib.errors.InvalidValueError: ResourceAvailability.phase = 84: must be shorter than ...
     """
 
     planned: AvailabilityPattern = attrs.field(
@@ -435,6 +448,17 @@ class ResourceAvailability:
     restart: RestartDelay = attrs.field(
         factory=RestartDelay, validator=attrs.validators.instance_of(RestartDelay)
     )
+    phase: Time = attrs.field(default=0, validator=finite_at_least(0))
+
+    @phase.validator
+    def _phase_within_first_uptime(self, attribute: attrs.Attribute[Time], value: Time) -> None:
+        first = self.truth.uptime(0)
+        if not value < first:
+            raise InvalidValueError(
+                "ResourceAvailability.phase",
+                value,
+                f"must be shorter than the first actual uptime ({first} s)",
+            )
 
     @property
     def truth(self) -> AvailabilityPattern:

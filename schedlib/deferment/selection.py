@@ -61,6 +61,7 @@ __all__ = [
     "JobKey",
     "JobProgress",
     "Order",
+    "ReplicaOrder",
     "Scheduler",
     "Selection",
     "TaskSelection",
@@ -456,16 +457,39 @@ class Order(enum.Enum):
     """Jobs in turn: each allocation goes to the job after the one served last."""
 
 
+class ReplicaOrder(enum.Enum):
+    """When a pass hands out replicas, relative to originals (an open reading of §4-§5.2).
+
+    The paper says that a task is replicated when "the task is again
+    selected", and that FIFO "selects jobs in ascending order based on
+    submission time": it does not say whether a job whose tasks are all
+    allocated is selected (for a replica) before a later job's originals.
+    """
+
+    ORIGINALS_FIRST = "originals-first"
+    """A pass gives idle processors the originals of every job (in the policy
+    order) before any replica: a later job's tasks are not held back by an
+    earlier job's stragglers (§5.2: under FIFO a job waits "until the tasks of
+    all earlier submitted jobs have been assigned")."""
+    JOB_ORDER = "job-order"
+    """The policy order picks the job first; a job whose tasks are all
+    allocated takes a replica in its turn. Under FIFO the head job is served,
+    replicas included, until it completes, so jobs run one at a time."""
+
+
 def select_tasks(
     view: GridView,
     *,
     order: Order,
     deferment: DefermentTest | None = None,
     replication: bool = True,
+    replica_order: ReplicaOrder = ReplicaOrder.ORIGINALS_FIRST,
 ) -> Selection:
     """Choose what every idle processor runs: FIFO or round-robin, deferment, replication.
 
-    For each idle processor in turn (in the view's order):
+    For each idle processor in turn (in the view's order), with
+    `replica_order` [`ORIGINALS_FIRST`][schedlib.deferment.selection.ReplicaOrder] (the
+    default):
 
     1. **Originals.** Walk the jobs in the policy order — FIFO: submission
        order; round robin: starting after the job served last, cyclically —
@@ -476,6 +500,12 @@ def select_tasks(
        unallocated task and a running task; allocate a replica of its next
        running task in round-robin order after the one selected last.
     3. Otherwise leave the processor (and every later one) idle.
+
+    With [`JOB_ORDER`][schedlib.deferment.selection.ReplicaOrder] (and
+    replication on), steps 1 and 2 are one walk: the first job in the policy
+    order that can take a task gets it — an original if it has an unallocated
+    task the deferment test does not defer, else a replica of a running task
+    when all its tasks are allocated.
 
     Parameters
     ----------
@@ -488,6 +518,11 @@ def select_tasks(
         or `None` for the standard algorithm.
     replication
         Whether to replicate running tasks (Mine et al. 2007 §4, task replication).
+    replica_order
+        Whether replicas wait for every job's originals (the default) or are
+        served in their job's turn (see
+        [`ReplicaOrder`][schedlib.deferment.selection.ReplicaOrder]); without
+        replication both are the same.
 
     Returns
     -------
@@ -504,10 +539,11 @@ def select_tasks(
       tasks of its job allocated and a processor free) is on a slow
       processor, and gets a replica — as in Fujimoto and Hagihara's
       round-robin algorithm (Mine et al. 2007 ref. [14]);
-    - originals of every job go before any replica, so a later job's tasks
-      are not held back by an earlier job's stragglers (the paper's §5.2
-      reading of FIFO waiting times: a job waits until the tasks of all
-      earlier jobs *have been assigned*);
+    - by default, originals of every job go before any replica, so a later
+      job's tasks are not held back by an earlier job's stragglers (the
+      paper's §5.2 reading of FIFO waiting times: a job waits until the tasks
+      of all earlier jobs *have been assigned*); `replica_order` offers the
+      other reading;
     - a job with deferred tasks gets no replicas (it still has unallocated
       tasks); replicas of the jobs it waits for speed up its release;
     - the deferment test is evaluated at most once per job per pass: a job
@@ -532,6 +568,16 @@ def select_tasks(
     >>> choice = select_tasks(GridView(0, (a, b), (0, 1, 2)), order=Order.ROUND_ROBIN)
     >>> [(x.processor, x.job, x.task) for x in choice.allocations]
     [(0, 1, 0), (1, 2, 0), (2, 1, 1)]
+
+    Job 1's only task runs; job 2 waits. FIFO gives the idle processor job 2's
+    task by default, a replica of job 1's task in job order:
+
+    >>> running = JobProgress(TaskJob(1, 0, (4,)), allocated=1, running=(0,), cursor=0)
+    >>> view = GridView(0, (running, JobProgress(TaskJob(2, 0, (1,)))), (1,))
+    >>> select_tasks(view, order=Order.FIFO).allocations
+    (Allocation(processor=1, job=2, task=0, replica=False),)
+    >>> select_tasks(view, order=Order.FIFO, replica_order=ReplicaOrder.JOB_ORDER).allocations
+    (Allocation(processor=1, job=1, task=0, replica=True),)
     """
     jobs = list(view.jobs)
     idle = view.idle
@@ -539,6 +585,7 @@ def select_tasks(
     if not count or not idle:
         return Selection((), view.last_job, ())
     round_robin = order is Order.ROUND_ROBIN
+    in_turn = replication and replica_order is ReplicaOrder.JOB_ORDER
     keys = [(p.job.submit, p.job.id) for p in jobs] if round_robin else []
     last = view.last_job
     blocked = [False] * count
@@ -552,7 +599,12 @@ def select_tasks(
         for step in range(count):
             index = (first + step) % count
             progress = jobs[index]
-            if blocked[index] or progress.allocated == len(progress.job.tasks):
+            if blocked[index]:
+                continue
+            if progress.allocated == len(progress.job.tasks):
+                if in_turn and progress.running:
+                    chosen, task = index, progress.next_replica()
+                    break
                 continue
             if deferment is not None and deferment(jobs, progress):
                 blocked[index] = True
@@ -560,7 +612,7 @@ def select_tasks(
                 continue
             chosen, task = index, progress.allocated
             break
-        if chosen < 0 and replication:
+        if chosen < 0 and replication and not in_turn:
             for step in range(count):
                 index = (first + step) % count
                 progress = jobs[index]
@@ -599,30 +651,48 @@ class TaskSelection:
         The deferment test, or `None` (standard algorithm).
     replication
         Whether to replicate running tasks.
+    replica_order
+        When replicas are served (see
+        [`ReplicaOrder`][schedlib.deferment.selection.ReplicaOrder]).
 
     Examples
     --------
     >>> round_robin(bound=4).name
     'round_robin+deferment(B=4)'
+    >>> fifo(replica_order=ReplicaOrder.JOB_ORDER).name
+    'fifo[job-order]'
     """
 
     order: Order
     deferment: DefermentTest | None = None
     replication: bool = True
+    replica_order: ReplicaOrder = ReplicaOrder.ORIGINALS_FIRST
 
     @property
     def name(self) -> str:
-        """A label such as `fifo`, `fifo+deferment(B=2)` or `round_robin-replication`."""
+        """A label such as `fifo`, `fifo+deferment(B=2)`, `fifo[job-order]` or
+        `round_robin-replication`."""
         suffix = "" if self.replication else "-replication"
+        if self.replica_order is not ReplicaOrder.ORIGINALS_FIRST:
+            suffix += f"[{self.replica_order.value}]"
         return f"{self.order.value}{_name_deferment(self.deferment)}{suffix}"
 
     def __call__(self, view: GridView) -> Selection:
         return select_tasks(
-            view, order=self.order, deferment=self.deferment, replication=self.replication
+            view,
+            order=self.order,
+            deferment=self.deferment,
+            replication=self.replication,
+            replica_order=self.replica_order,
         )
 
 
-def fifo(bound: int | None = None, *, replication: bool = True) -> TaskSelection:
+def fifo(
+    bound: int | None = None,
+    *,
+    replication: bool = True,
+    replica_order: ReplicaOrder = ReplicaOrder.ORIGINALS_FIRST,
+) -> TaskSelection:
     """FIFO-based task selection, with task deferment when `bound` is given.
 
     Parameters
@@ -631,6 +701,10 @@ def fifo(bound: int | None = None, *, replication: bool = True) -> TaskSelection
         The task deferment bound $B \\ge 1$, or `None` for standard FIFO.
     replication
         Whether to replicate running tasks.
+    replica_order
+        When replicas are served: after every job's originals (the default),
+        or in their job's turn, so that the head job is served until it
+        completes (see [`ReplicaOrder`][schedlib.deferment.selection.ReplicaOrder]).
 
     Returns
     -------
@@ -651,10 +725,16 @@ def fifo(bound: int | None = None, *, replication: bool = True) -> TaskSelection
     >>> fifo(2).name, fifo().name
     ('fifo+deferment(B=2)', 'fifo')
     """
-    return TaskSelection(Order.FIFO, None if bound is None else Deferment(bound), replication)
+    deferment = None if bound is None else Deferment(bound)
+    return TaskSelection(Order.FIFO, deferment, replication, replica_order)
 
 
-def round_robin(bound: int | None = None, *, replication: bool = True) -> TaskSelection:
+def round_robin(
+    bound: int | None = None,
+    *,
+    replication: bool = True,
+    replica_order: ReplicaOrder = ReplicaOrder.ORIGINALS_FIRST,
+) -> TaskSelection:
     """Round-robin-based task selection, with task deferment when `bound` is given.
 
     Parameters
@@ -663,6 +743,10 @@ def round_robin(bound: int | None = None, *, replication: bool = True) -> TaskSe
         The task deferment bound $B \\ge 1$, or `None` for standard round robin.
     replication
         Whether to replicate running tasks.
+    replica_order
+        When replicas are served: after every job's originals (the default),
+        or in their job's round-robin turn (see
+        [`ReplicaOrder`][schedlib.deferment.selection.ReplicaOrder]).
 
     Returns
     -------
@@ -685,6 +769,5 @@ def round_robin(bound: int | None = None, *, replication: bool = True) -> TaskSe
     ...
     schedlib.errors.InvalidValueError: B = 0: must be an integer >= 1 (0 never defers: no guarantee)
     """
-    return TaskSelection(
-        Order.ROUND_ROBIN, None if bound is None else Deferment(bound), replication
-    )
+    deferment = None if bound is None else Deferment(bound)
+    return TaskSelection(Order.ROUND_ROBIN, deferment, replication, replica_order)

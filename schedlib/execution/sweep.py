@@ -39,7 +39,7 @@ from schedlib.errors import InvalidValueError, WorkloadFormatError
 from schedlib.execution.parallel import run_all
 from schedlib.execution.progress import ProgressBar
 
-__all__ = ["SweepFile", "configurations", "read_sweep", "sweep"]
+__all__ = ["SweepFile", "already_done", "configurations", "read_sweep", "sweep"]
 
 Row = dict[str, Any]
 Result = Mapping[str, Any] | Sequence[Mapping[str, Any]]
@@ -173,6 +173,19 @@ def read_sweep(path: str | os.PathLike[str]) -> SweepFile:
     return SweepFile(results, damaged, complete)
 
 
+def already_done(previous: SweepFile, todo: Sequence[Mapping[str, Any]]) -> dict[str, list[Row]]:
+    """The rows of the configurations of `todo` that `previous` already holds, by key.
+
+    Examples
+    --------
+    >>> done = SweepFile({key_of({"a": 1, "seed": 0}): ({"a": 1, "seed": 0}, [{"x": 2}])}, 0)
+    >>> already_done(done, configurations({"a": [1, 2]}))
+    {'{"a": 1, "seed": 0}': [{'x': 2}]}
+    """
+    wanted = {key_of(c) for c in todo}
+    return {k: rows for k, (_, rows) in previous.results.items() if k in wanted}
+
+
 class _Run:
     """`run(**configuration)` as rows (picklable when `run` is)."""
 
@@ -255,8 +268,7 @@ def sweep(
             )
         if resume and path.exists():
             previous = read_sweep(path)
-            wanted = {key_of(c) for c in todo}
-            done = {k: rows for k, (_, rows) in previous.results.items() if k in wanted}
+            done = already_done(previous, todo)
             if previous.damaged:
                 _drop_damaged_tail(path)
     pending = [c for c in todo if key_of(c) not in done]

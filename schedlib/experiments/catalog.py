@@ -8,7 +8,7 @@ Examples
 --------
 >>> experiment_names()[:2]
 ['run', 'reproduce pgs']
->>> rows = reproduction_rows("pgs", runs=1, seed=0)
+>>> rows = reproduction_rows("pgs", runs=1, readings="none", seed=0)
 >>> sorted({r["scheduler"] for r in rows})
 ['fcfs', 'pgs']
 """

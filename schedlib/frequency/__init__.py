@@ -22,14 +22,16 @@ One concept per module:
 - [`mfs`][schedlib.frequency.mfs]: the MFS order and the MFS dispatch (seeded
   random tie-break);
 - [`cost`][schedlib.frequency.cost]: the migration cost $K$;
-- [`policies`][schedlib.frequency.policies]: PFS, PFS+MFS, plain round robin
-  and FCFS as sets of rules;
+- [`policies`][schedlib.frequency.policies]: PFS, PFS+MFS and the two
+  static-placement baselines (plain round robin, FCFS) as sets of rules, and
+  the [`Readings`][schedlib.frequency.policies.Readings] of the report they
+  are built with;
 - [`simulation`][schedlib.frequency.simulation]: the pool model on the shared
   engine and [`simulate_pool`][schedlib.frequency.simulation.simulate_pool].
 """
 
 from schedlib.frequency.cost import MigrationCost, migration_cost
-from schedlib.frequency.mfs import MfsParameters, mfs_dispatch, mfs_order
+from schedlib.frequency.mfs import MfsParameters, local_mf_dispatch, mfs_dispatch, mfs_order
 from schedlib.frequency.pfs import (
     DEFAULT_GRACE,
     PfsParameters,
@@ -41,12 +43,18 @@ from schedlib.frequency.pfs import (
     plan_slice,
 )
 from schedlib.frequency.policies import (
+    MFS_RULES,
+    NEXT_BURST,
     POLICIES,
-    Dispatcher,
+    REMOTE_QUEUE,
+    NextBurst,
     Order,
     Planner,
     PoolRules,
+    Readings,
     fifo_order,
+    on_home_node,
+    on_last_node,
     pfs_queue_order,
     pool_rules,
     run_to_completion,
@@ -61,7 +69,10 @@ from schedlib.frequency.pool import (
 )
 from schedlib.frequency.remote import (
     Dispatch,
+    Dispatcher,
+    LocalQueue,
     NodeLoad,
+    contended_only,
     cpu_availability,
     fastest_node,
     most_available,
@@ -72,7 +83,9 @@ from schedlib.frequency.simulation import (
     LANDED_DETAIL,
     NEXT_BURST_DETAIL,
     REMOTE_DETAIL,
+    STAYS_DETAIL,
     SUBMITTED_DETAIL,
+    UNPREEMPTED_DETAIL,
     JobStatus,
     NodeStatus,
     PoolModel,
@@ -87,16 +100,23 @@ __all__ = [
     "DEFAULT_GRACE",
     "HEAD",
     "LANDED_DETAIL",
+    "MFS_RULES",
+    "NEXT_BURST",
     "NEXT_BURST_DETAIL",
     "POLICIES",
     "REMOTE_DETAIL",
+    "REMOTE_QUEUE",
+    "STAYS_DETAIL",
     "SUBMITTED_DETAIL",
+    "UNPREEMPTED_DETAIL",
     "Dispatch",
     "Dispatcher",
     "JobKind",
     "JobStatus",
+    "LocalQueue",
     "MfsParameters",
     "MigrationCost",
+    "NextBurst",
     "NodeLoad",
     "NodeStatus",
     "Order",
@@ -108,17 +128,22 @@ __all__ = [
     "PoolRules",
     "PoolState",
     "QueuedJob",
+    "Readings",
     "Slice",
     "SliceEnd",
+    "contended_only",
     "cpu_availability",
     "detail_count",
     "event_budget",
     "fastest_node",
     "fifo_order",
+    "local_mf_dispatch",
     "mfs_dispatch",
     "mfs_order",
     "migration_cost",
     "most_available",
+    "on_home_node",
+    "on_last_node",
     "pfs_order",
     "pfs_queue_order",
     "pfs_step",

@@ -22,6 +22,13 @@ Two pure rules, applied by the pool model under the `pfs+mfs` policy:
 
 Each migration adds 1 to $MF$, so $MF \le$ `MAX_MF` $+ 1$ for every job.
 
+**Two readings of the move condition** (the pool's
+[`Readings`][schedlib.frequency.policies.Readings]): the one above
+(`"availability"`: a move needs a strictly more available node), and the
+report's `localMF` test read literally (`"local-mf"`,
+[`local_mf_dispatch`][schedlib.frequency.mfs.local_mf_dispatch]): a job on a
+remote node whose $MF$ is at most `localMF` stays there.
+
 References
 ----------
 The CSS 600 term report, "Migration Frequency Scheduler, MFS" (Algorithm
@@ -35,9 +42,9 @@ Examples
 2
 >>> remotes = [NodeLoad(1, 1.0, 1.0, 0), NodeLoad(2, 2.0, 0.5, 4)]
 >>> mfs_dispatch(QueuedJob(2, 5.0, mf=1), 0, remotes, max_mf=2)
-Dispatch(target=1, banned=False)
+Dispatch(target=1, banned=False, unpreempted=False)
 >>> mfs_dispatch(QueuedJob(2, 5.0, mf=2), 1, remotes, max_mf=2)
-Dispatch(target=2, banned=True)
+Dispatch(target=2, banned=True, unpreempted=False)
 """
 
 from __future__ import annotations
@@ -49,16 +56,18 @@ import attrs
 
 from schedlib.errors import InvalidValueError
 from schedlib.frequency.pfs import QueuedJob
-from schedlib.frequency.pool import whole_at_least
+from schedlib.frequency.pool import HEAD, whole_at_least
 from schedlib.frequency.remote import (
+    EMPTY_QUEUE,
     Dispatch,
+    LocalQueue,
     NodeLoad,
     cpu_availability,
     fastest_node,
     most_available,
 )
 
-__all__ = ["MfsParameters", "mfs_dispatch", "mfs_order"]
+__all__ = ["MfsParameters", "local_mf_dispatch", "mfs_dispatch", "mfs_order"]
 
 
 @attrs.frozen(slots=True)
@@ -136,7 +145,12 @@ def mfs_order(waiting: Sequence[QueuedJob], rng: random.Random) -> int:
 
 
 def mfs_dispatch(
-    job: QueuedJob, current: int, remotes: Sequence[NodeLoad], *, max_mf: int
+    job: QueuedJob,
+    current: int,
+    remotes: Sequence[NodeLoad],
+    local: LocalQueue = EMPTY_QUEUE,
+    *,
+    max_mf: int,
 ) -> Dispatch:
     """Where MFS sends a job of the remote queue.
 
@@ -149,6 +163,8 @@ def mfs_dispatch(
     remotes
         The remote nodes, with their loads (`current` counted among the
         residents of its own node).
+    local
+        The jobs waiting on `current` (MFS does not look at them).
     max_mf
         `MAX_MF`, `>= 0`.
 
@@ -188,12 +204,12 @@ def mfs_dispatch(
     but its owner keeps most of it ($A = 1/4$): the job stays.
 
     >>> remotes = [NodeLoad(1, 1.0, 1.0, 2), NodeLoad(2, 4.0, 0.25, 0)]
-    >>> mfs_dispatch(QueuedJob(5, 9.0, mf=1), 1, remotes, max_mf=3)
-    Dispatch(target=None, banned=False)
-    >>> mfs_dispatch(QueuedJob(5, 9.0, mf=3), 1, remotes, max_mf=3)
-    Dispatch(target=2, banned=True)
-    >>> mfs_dispatch(QueuedJob(5, 9.0, mf=3), 2, remotes, max_mf=3)
-    Dispatch(target=None, banned=True)
+    >>> mfs_dispatch(QueuedJob(5, 9.0, mf=1), 1, remotes, max_mf=3).target is None
+    True
+    >>> mfs_dispatch(QueuedJob(5, 9.0, mf=3), 1, remotes, max_mf=3)[:2]
+    (2, True)
+    >>> mfs_dispatch(QueuedJob(5, 9.0, mf=3), 2, remotes, max_mf=3)[:2]
+    (None, True)
     """
     if job.banned:
         return Dispatch(None, True)
@@ -210,3 +226,68 @@ def mfs_dispatch(
         if not cpu_availability(there.availability, there.resident) > mine:
             return Dispatch(None)
     return Dispatch(target)
+
+
+def local_mf_dispatch(
+    job: QueuedJob,
+    current: int,
+    remotes: Sequence[NodeLoad],
+    local: LocalQueue = EMPTY_QUEUE,
+    *,
+    max_mf: int,
+) -> Dispatch:
+    """MFS with the report's `localMF` test: a job on a remote node with $MF \\le$ `localMF` stays.
+
+    Parameters
+    ----------
+    job, current, remotes, local, max_mf
+        As for [`mfs_dispatch`][schedlib.frequency.mfs.mfs_dispatch].
+
+    Returns
+    -------
+    Dispatch
+        For a job on a remote node that is not banned and has
+        $MF \\le$ `localMF`: it stays (`PFS(job, 1)`); otherwise
+        [`mfs_dispatch`][schedlib.frequency.mfs.mfs_dispatch]'s decision. A
+        job on the head node is sent by PFS's `send`, which has no such test:
+        `mfs_dispatch`'s decision too.
+
+    Notes
+    -----
+    The report's MFS:
+
+    ```text
+    if current_node.CPU_Avail < node.CPU_Avail then
+           if job.MF <= localMF then
+                  PFS(job, 1);
+           else
+                  job.MF := job.MF + 1;
+                  send(M[i], node);
+    ```
+
+    `localMF` is never defined. PFS sets each of its local limits to the
+    global one (`LocalQuantum := MAX_QUANTUM; LocalPF := MAX_PREEMPTION;`);
+    we read MFS's alike: `localMF` $=$ `MAX_MF`. A job reaches a remote node
+    with $MF \\le$ `MAX_MF` (or is banned on the way) and can raise its count
+    only by moving on, so under this reading no job ever moves from one remote
+    node to another: every migration leaves the head node (a job's next burst
+    that returns there may be sent again, and banned at the limit).
+    Complexity: $O(m)$ for $m$ remote nodes.
+
+    References
+    ----------
+    The CSS 600 term report, Algorithm MFS(M, n, R) (`if job.MF <= localMF`).
+
+    Examples
+    --------
+    >>> crowded = [NodeLoad(1, 1.0, 1.0, 3), NodeLoad(2, 1.0, 0.5, 0)]  # here 1/3, there 1/2
+    >>> local_mf_dispatch(QueuedJob(1, 5.0, mf=1), 1, crowded, max_mf=2).target is None
+    True
+    >>> mfs_dispatch(QueuedJob(1, 5.0, mf=1), 1, crowded, max_mf=2).target
+    2
+    >>> local_mf_dispatch(QueuedJob(1, 5.0, mf=0), 0, crowded, max_mf=2).target
+    2
+    """
+    if current != HEAD and not job.banned and job.mf <= max_mf:
+        return Dispatch(None)
+    return mfs_dispatch(job, current, remotes, local, max_mf=max_mf)

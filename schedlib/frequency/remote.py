@@ -1,4 +1,5 @@
-r"""The remote choice: the most available remote node, the fastest node, and PFS's send.
+r"""The remote choice: the most available remote node, the fastest node, PFS's send, and the
+report's literal remote-queue branches.
 
 When PFS sends a job to the remote queue, the job is checkpointed and migrated
 to the node `findMostAvailableRemote()` returns: "most available computing
@@ -23,10 +24,19 @@ Ties are broken by the documented keys, never at random:
 - most available: highest $A_i$, then highest speed, then lowest node index;
 - fastest: highest speed, then highest availability $a_i$, then lowest index.
 
+**Two readings of the remote queue** (the pool's
+[`Readings`][schedlib.frequency.policies.Readings]): under the default reading
+(`"always"`) every job of the remote queue is dispatched
+([`send_remote`][schedlib.frequency.remote.send_remote] or MFS's rule); under
+the report's literal branches (`"literal"`,
+[`contended_only`][schedlib.frequency.remote.contended_only]) a job migrates
+only while its node's two queues both hold other jobs, and otherwise rejoins
+its node.
+
 References
 ----------
-The CSS 600 term report, Algorithm findMostAvailableRemote() and Algorithm
-send (`send_to_fastest_node`).
+The CSS 600 term report, Algorithm PFS (the remote-queue block), Algorithm
+findMostAvailableRemote() and Algorithm send (`send_to_fastest_node`).
 
 Examples
 --------
@@ -43,15 +53,19 @@ fully available and runs one job: both offer a newcomer half a CPU, and node
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from schedlib.errors import InvalidValueError
 from schedlib.frequency.pfs import QueuedJob
 
 __all__ = [
+    "EMPTY_QUEUE",
     "Dispatch",
+    "Dispatcher",
+    "LocalQueue",
     "NodeLoad",
+    "contended_only",
     "cpu_availability",
     "fastest_node",
     "most_available",
@@ -80,20 +94,47 @@ class NodeLoad(NamedTuple):
     resident: int
 
 
+class LocalQueue(NamedTuple):
+    """The other jobs waiting on the node a remote-queue job is on, when it is dispatched.
+
+    Attributes
+    ----------
+    unpreempted
+        Jobs in the node's unpreempted queue.
+    preempted
+        Jobs in the node's preempted queue.
+    """
+
+    unpreempted: int = 0
+    preempted: int = 0
+
+
 class Dispatch(NamedTuple):
     """Where a job of the remote queue goes.
 
     Attributes
     ----------
     target
-        The node it migrates to, or `None`: it stays on its node (back of
-        that node's preempted queue, $PF$ reset to 0).
+        The node it migrates to, or `None`: it stays on its node ($PF$ reset
+        to 0), at the back of that node's preempted queue, or of its
+        unpreempted queue when `unpreempted`.
     banned
         Whether the job is banned from migrating from now on.
+    unpreempted
+        A job that stays rejoins its node's unpreempted queue (the report's
+        first literal branch) rather than its preempted queue.
     """
 
     target: int | None
     banned: bool = False
+    unpreempted: bool = False
+
+
+EMPTY_QUEUE = LocalQueue()
+"""No other job waiting: the default `local` of the rules that do not look at it."""
+
+Dispatcher = Callable[[QueuedJob, int, Sequence[NodeLoad], LocalQueue], Dispatch]
+"""`(job, current node, remote loads, local queue) -> Dispatch`: where a remote-queue job goes."""
 
 
 def cpu_availability(availability: float, others: int) -> float:
@@ -192,7 +233,9 @@ def fastest_node(loads: Sequence[NodeLoad]) -> int:
     return max(loads, key=lambda load: (load.speed, load.availability, -load.node)).node
 
 
-def send_remote(job: QueuedJob, current: int, remotes: Sequence[NodeLoad]) -> Dispatch:
+def send_remote(
+    job: QueuedJob, current: int, remotes: Sequence[NodeLoad], local: LocalQueue = EMPTY_QUEUE
+) -> Dispatch:
     """PFS's remote step: checkpoint the job and migrate it to the most available remote node.
 
     Parameters
@@ -203,6 +246,8 @@ def send_remote(job: QueuedJob, current: int, remotes: Sequence[NodeLoad]) -> Di
         The node the job is on.
     remotes
         The remote nodes (the head node is not one).
+    local
+        The jobs waiting on `current` (PFS does not look at them).
 
     Returns
     -------
@@ -223,8 +268,88 @@ def send_remote(job: QueuedJob, current: int, remotes: Sequence[NodeLoad]) -> Di
     --------
     >>> job = QueuedJob(7, 12.0, pf=3)
     >>> send_remote(job, 0, [NodeLoad(1, 1.0, 1.0, 2), NodeLoad(2, 1.0, 1.0, 0)])
-    Dispatch(target=2, banned=False)
+    Dispatch(target=2, banned=False, unpreempted=False)
     >>> send_remote(job, 0, [])
-    Dispatch(target=None, banned=False)
+    Dispatch(target=None, banned=False, unpreempted=False)
     """
     return Dispatch(most_available(remotes, exclude=current))
+
+
+def contended_only(
+    job: QueuedJob,
+    current: int,
+    remotes: Sequence[NodeLoad],
+    local: LocalQueue,
+    *,
+    dispatch: Dispatcher,
+) -> Dispatch:
+    """The report's literal remote-queue branches: migrate only while the node is contended.
+
+    Parameters
+    ----------
+    job, current, remotes
+        As for [`send_remote`][schedlib.frequency.remote.send_remote].
+    local
+        The other jobs waiting on `current`.
+    dispatch
+        The rule that decides where a job goes once it may migrate
+        ([`send_remote`][schedlib.frequency.remote.send_remote] under PFS,
+        MFS's rule under PFS+MFS).
+
+    Returns
+    -------
+    Dispatch
+        By the branches of the report's remote-queue block, on the node's
+        queues at the instant of the dispatch:
+
+        | unpreempted queue | preempted queue | the job |
+        |---|---|---|
+        | empty | empty | stays, back of the **unpreempted** queue |
+        | empty | not empty | stays, back of the preempted queue (the report is silent) |
+        | not empty | empty | stays, back of the preempted queue |
+        | not empty | not empty | `dispatch(job, current, remotes, local)` |
+
+        A banned job keeps its ban when it stays.
+
+    Notes
+    -----
+    The report's block:
+
+    ```text
+    if unpreempted_queue.length = 0 then
+           if preempted_queue.length = 0 then
+                  unpreempted_queue.addToBack( job );
+    else if preempted_queue.length = 0 then
+          preempted_queue.addToBack( job );
+    else
+          job.MF := job.MF + 1; preempt( job ); mobile_agent := job  ... send
+    ```
+
+    The second case has no branch in the report (the job would be lost);
+    we keep it on its node like the third. In the first case the node is
+    idle (the job's slice just ended there) and nothing else waits: the job
+    starts again at once, so which queue it rejoins changes nothing in the
+    schedule; the log records the branch taken. Complexity: $O(1)$ plus
+    `dispatch`'s.
+
+    References
+    ----------
+    The CSS 600 term report, Algorithm PFS ("check for jobs waiting in the
+    remote_queue").
+
+    Examples
+    --------
+    A lone job on an idle head node is not migrated; on a busy one it is:
+
+    >>> job = QueuedJob(7, 12.0, pf=3)
+    >>> remotes = [NodeLoad(1, 0.5, 1.0, 0)]
+    >>> contended_only(job, 0, remotes, LocalQueue(0, 0), dispatch=send_remote)
+    Dispatch(target=None, banned=False, unpreempted=True)
+    >>> contended_only(job, 0, remotes, LocalQueue(2, 0), dispatch=send_remote)
+    Dispatch(target=None, banned=False, unpreempted=False)
+    >>> contended_only(job, 0, remotes, LocalQueue(1, 1), dispatch=send_remote)
+    Dispatch(target=1, banned=False, unpreempted=False)
+    """
+    if local.unpreempted and local.preempted:
+        return dispatch(job, current, remotes, local)
+    return Dispatch(None, job.banned, unpreempted=not (local.unpreempted or local.preempted))

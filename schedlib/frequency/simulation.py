@@ -22,16 +22,19 @@ integers and powers of two the testing strategies draw, every time is exact.
   slice ended `REMOTE`, the pool's remote queue (detail `PF=k; to remote
   queue`).
 - `ARRIVAL` — a job is submitted (`SUBMIT`, then `ASSIGN` to its node,
-  detail `submitted`), its next burst arrives (`ASSIGN`, `next burst`), or a
-  migrated job lands (`ASSIGN`, `landed`). Each joins the back of the node's
-  queue as *unpreempted*.
+  detail `submitted`), its next burst arrives (`ASSIGN`, `next burst`, on the
+  node the rules' `next_burst` picks: the node its submission joined, or the
+  node its last burst ended on), or a migrated job lands (`ASSIGN`,
+  `landed`). Each joins the back of the node's queue as *unpreempted*.
 - `PASS` — one per instant, after everything else of that instant: first the
   remote queue is emptied (in `dispatch_order`): each job migrates
   (`MIGRATE` to the target, detail `from v; MF=m` and `; banned` when it is
-  banned; it lands $K$ seconds later) or stays on its node (back of the
-  preempted queue, no log entry); $PF$ is reset to 0 either way. Then every
-  idle node with waiting jobs, in index order, starts the job its order picks
-  (`START`), for the slice the rules plan.
+  banned; it lands $K$ seconds later) or stays on its node (`ASSIGN` to it,
+  detail `stays`, with `; unpreempted` when it rejoins the unpreempted queue
+  rather than the back of the preempted one, and `; banned` when it is
+  banned there); $PF$ is reset to 0 either way. Then every idle node with
+  waiting jobs, in index order, starts the job its order picks (`START`), for
+  the slice the rules plan.
 
 **Equal times.** Slices ending at $t$ are handled before jobs arriving at $t$
 (engine phases), and both before the pass at $t$: a job preempted at $t$
@@ -103,9 +106,9 @@ from schedlib.errors import InvalidValueError
 from schedlib.frequency.cost import MigrationCost
 from schedlib.frequency.mfs import MfsParameters
 from schedlib.frequency.pfs import DEFAULT_GRACE, PfsParameters, QueuedJob, Slice, SliceEnd
-from schedlib.frequency.policies import PoolRules, pool_rules
+from schedlib.frequency.policies import PoolRules, Readings, pool_rules
 from schedlib.frequency.pool import HEAD, PoolJob, PoolNode
-from schedlib.frequency.remote import NodeLoad, most_available
+from schedlib.frequency.remote import LocalQueue, NodeLoad, most_available
 from schedlib.model import EventKind, JobEvent, JobId, RunRecord, Time
 
 __all__ = [
@@ -113,7 +116,9 @@ __all__ = [
     "LANDED_DETAIL",
     "NEXT_BURST_DETAIL",
     "REMOTE_DETAIL",
+    "STAYS_DETAIL",
     "SUBMITTED_DETAIL",
+    "UNPREEMPTED_DETAIL",
     "JobStatus",
     "NodeStatus",
     "PoolModel",
@@ -131,8 +136,12 @@ LANDED_DETAIL = "landed"
 """Detail of the `ASSIGN` of a migrated job to its target node."""
 REMOTE_DETAIL = "to remote queue"
 """Marks the `PREEMPT` that sends a job to the remote queue."""
+STAYS_DETAIL = "stays"
+"""Detail of the `ASSIGN` of a remote-queue job that stays on its node (starts the detail)."""
+UNPREEMPTED_DETAIL = "unpreempted"
+"""Marks a stay that rejoins the node's unpreempted queue (the report's literal branch)."""
 BANNED_DETAIL = "banned"
-"""Marks the `MIGRATE` that bans a job from migrating again."""
+"""Marks the `MIGRATE` or the stay that bans a job from migrating again."""
 
 _START, _PREEMPT, _COMPLETE = EventKind.START, EventKind.PREEMPT, EventKind.COMPLETE
 _ASSIGN, _MIGRATE = EventKind.ASSIGN, EventKind.MIGRATE
@@ -168,6 +177,44 @@ class _NoDraws(random.Random):
 _NO_DRAWS = _NoDraws(0)
 
 
+class _PassRandom(random.Random):
+    """`random.Random(key)`, seeded on its first draw: most passes draw nothing.
+
+    Seeding a generator from a string costs about as much as the rest of a
+    pass; a pass that breaks no tie never pays it. The draws are those of
+    `random.Random(key)`, bit for bit (tests/frequency compare the records).
+    """
+
+    def __init__(self, key: str) -> None:  # the C state is seeded before any draw
+        self._key: str | None = key
+        self.gauss_next = None
+
+    def _ready(self) -> None:
+        if self._key is not None:
+            key, self._key = self._key, None
+            super().seed(key)
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        self._key = None
+        super().seed(a, version)
+
+    def random(self) -> float:
+        self._ready()
+        return super().random()
+
+    def getrandbits(self, k: int) -> int:
+        self._ready()
+        return super().getrandbits(k)
+
+    def getstate(self) -> Any:
+        self._ready()
+        return super().getstate()
+
+    def setstate(self, state: Any) -> None:
+        self._key = None
+        super().setstate(state)
+
+
 class JobStatus(NamedTuple):
     """A job between events.
 
@@ -181,6 +228,8 @@ class JobStatus(NamedTuple):
         Its preemption count, migration count, and whether it is banned.
     node
         The node it is on or travelling to (-1 before its submission).
+    home
+        The node its submission joined (-1 before it).
     """
 
     burst: int
@@ -189,6 +238,7 @@ class JobStatus(NamedTuple):
     mf: int
     banned: bool
     node: int
+    home: int
 
 
 class NodeStatus(NamedTuple):
@@ -283,7 +333,7 @@ class PoolModel:
         """The initial state and the submissions, ordered by `(submit, id)`."""
         order = sorted(range(len(self.jobs)), key=lambda i: (self.jobs[i].submit, self.jobs[i].id))
         state = PoolState(
-            tuple(JobStatus(0, job.work[0], 0, 0, False, -1) for job in self.jobs),
+            tuple(JobStatus(0, job.work[0], 0, 0, False, -1, -1) for job in self.jobs),
             tuple(NodeStatus((), -1, None, 0) for _ in self.nodes),
             (),
             len(self.jobs),
@@ -319,11 +369,17 @@ class PoolModel:
             else:
                 chosen = most_available(self._loads(state, range(len(self.nodes))))
                 target = HEAD if chosen is None else chosen
-            status = status._replace(node=target)
+            status = status._replace(node=target, home=target)
             detail = SUBMITTED_DETAIL
+        elif kind == _NEXT:
+            target = self.rules.next_burst(status.node, status.home)
+            if not 0 <= target < len(self.nodes):
+                raise InvalidValueError("PoolRules.next_burst", target, f"is not a node (t={now})")
+            status = status._replace(node=target)
+            detail = NEXT_BURST_DETAIL
         else:
             target = status.node
-            detail = NEXT_BURST_DETAIL if kind == _NEXT else LANDED_DETAIL
+            detail = LANDED_DETAIL
         node = nodes[target]
         resident = node.resident if kind == _LAND else node.resident + 1
         log.append(JobEvent(now, job.id, _ASSIGN, (target,), status.burst, detail))
@@ -406,13 +462,16 @@ class PoolModel:
     def on_pass(self, state: PoolState, now: Time) -> Step[PoolState]:
         """Dispatch the remote queue, then start a slice on every idle node with work."""
         rules = self.rules
-        rng = random.Random(f"{self.seed}:{state.passes}") if rules.randomized else _NO_DRAWS
+        rng = _PassRandom(f"{self.seed}:{state.passes}") if rules.randomized else _NO_DRAWS
         log: list[JobEvent] = []
         events: list[Event] = []
-        jobs = list(state.jobs)
+        jobs: Sequence[JobStatus] = state.jobs
         nodes = list(state.nodes)
         remote = list(state.remote)
+        if remote:
+            jobs = list(state.jobs)  # a pass without dispatches changes no job: no copy
         while remote:
+            assert isinstance(jobs, list)
             views = [self._view(jobs[i], i, True) for i in remote]
             k = _checked(rules.dispatch_order(views, rng), len(views), "dispatch_order", now)
             index = remote.pop(k)
@@ -422,12 +481,21 @@ class PoolModel:
                 NodeLoad(v, self.nodes[v].speed, self.nodes[v].availability, nodes[v].resident)
                 for v in self._remotes
             ]
-            dispatch = rules.dispatch(views[k], here, loads)
+            node = nodes[here]
+            fresh = sum(1 for _, preempted in node.waiting if not preempted)
+            local = LocalQueue(fresh, len(node.waiting) - fresh)
+            dispatch = rules.dispatch(views[k], here, loads, local)
             target = dispatch.target
             if target is None or target == here:
-                jobs[index] = status._replace(pf=0, banned=status.banned or dispatch.banned)
-                node = nodes[here]
-                nodes[here] = node._replace(waiting=(*node.waiting, (index, True)))
+                banned = status.banned or dispatch.banned
+                jobs[index] = status._replace(pf=0, banned=banned)
+                entry = (index, not dispatch.unpreempted)
+                nodes[here] = node._replace(waiting=(*node.waiting, entry))
+                detail = STAYS_DETAIL + (f"; {UNPREEMPTED_DETAIL}" if dispatch.unpreempted else "")
+                detail += f"; {BANNED_DETAIL}" if banned else ""
+                log.append(
+                    JobEvent(now, self.jobs[index].id, _ASSIGN, (here,), status.burst, detail)
+                )
                 continue
             if not 0 <= target < len(self.nodes):
                 raise InvalidValueError("Dispatch.target", target, f"is not a node (t={now})")
@@ -540,6 +608,7 @@ def simulate_pool(
     max_preemption: int = 3,
     max_mf: int = 2,
     cost: MigrationCost | None = None,
+    readings: Readings | None = None,
     seed: int = 0,
     max_events: int | None = None,
     progress: Callable[[Time, int], None] | None = None,
@@ -568,6 +637,12 @@ def simulate_pool(
     cost
         $K_C$ and $K_{C/R}$ ([`MigrationCost`][schedlib.frequency.cost.MigrationCost]);
         default 0.
+    readings
+        The readings of the report
+        ([`Readings`][schedlib.frequency.policies.Readings]; default: next
+        bursts on the head node, every remote-queue job dispatched, MFS moves to a
+        strictly more available node);
+        ignored when `policy` is a `PoolRules` (it carries its own).
     seed
         Seed of the MFS tie-breaks.
     max_events
@@ -582,8 +657,9 @@ def simulate_pool(
     RunRecord
         `capacity` = the number of nodes; places are `(node,)`; `task` is the
         burst index on burst-level entries; `parameters` holds `policy`,
-        `quantum`, `grace`, `max_preemption`, `max_mf` and `cost` ($K$).
-        Every job completes.
+        `quantum`, `grace`, `max_preemption`, `max_mf`, `cost` ($K$),
+        `next_burst`, `remote_queue` and `mfs` (the readings). Every job
+        completes.
 
     Raises
     ------
@@ -630,7 +706,10 @@ def simulate_pool(
     pfs = PfsParameters(quantum, grace=grace, max_preemption=max_preemption)
     mfs = MfsParameters(max_mf)
     charge = cost if cost is not None else MigrationCost()
-    rules = policy if isinstance(policy, PoolRules) else pool_rules(policy, pfs, mfs, charge)
+    if isinstance(policy, PoolRules):
+        rules = policy
+    else:
+        rules = pool_rules(policy, pfs, mfs, charge, readings)
     model = PoolModel(jobs, pool, rules, seed)
     state, arrivals = model.initial()
     budget = event_budget(jobs, pool, quantum) if max_events is None else max_events
@@ -642,6 +721,9 @@ def simulate_pool(
         "max_preemption": max_preemption,
         "max_mf": max_mf,
         "cost": rules.cost,
+        "next_burst": rules.readings.next_burst,
+        "remote_queue": rules.readings.remote_queue,
+        "mfs": rules.readings.mfs,
     }
     return RunRecord.from_log(
         rules.name, jobs, trace.log, capacity=len(pool), parameters=parameters, seed=seed

@@ -22,7 +22,7 @@ Gantt charts) read ours unmodified; schedlib's own columns follow.
 | `stretch` | `turnaround_time / execution_time` (empty when execution time is 0) |
 | `allocated_resources` | processors of the last start as an interval set, e.g. `0-3 8` |
 | `consumed_energy` | `-1`: energy is not modelled |
-| `metadata` | empty |
+| `metadata` | the run's machine size and policy, `capacity=128 algorithm=easy` (`run_metadata`) |
 | `state` | schedlib's [`FinalState`][schedlib.model.FinalState] |
 | `reason` | why a job was rejected, killed, ... |
 | `executed` | time spent executing, summed over segments |
@@ -43,6 +43,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from pathlib import Path
@@ -59,13 +60,65 @@ __all__ = [
     "BATSIM_COLUMNS",
     "DEFAULT_WORKLOAD_NAME",
     "EXTRA_COLUMNS",
+    "RECORD_SUFFIXES",
+    "check_output_path",
     "interval_set",
     "job_rows",
+    "run_metadata",
     "write_csv",
     "write_json",
     "write_outcomes_csv",
     "write_record",
 ]
+
+RECORD_SUFFIXES = (".csv", ".json")
+"""The formats [`write_record`][schedlib.results.export.write_record] writes, chosen by suffix."""
+
+
+def check_output_path(path: str | Path, suffixes: tuple[str, ...], *, option: str) -> Path:
+    """Check, before any work, that a result can be written to `path`.
+
+    Its suffix must be one of `suffixes` (any case), its folder must exist
+    and be writable, and it must not be a folder itself.
+
+    Parameters
+    ----------
+    path
+        The file to write.
+    suffixes
+        The accepted suffixes, e.g. `(".csv", ".json")`.
+    option
+        How the user named it, for the message (e.g. `"--output"`).
+
+    Raises
+    ------
+    InvalidValueError
+        Naming the option, the path and what is wrong.
+
+    Examples
+    --------
+    >>> check_output_path("out.xlsx", RECORD_SUFFIXES, option="--output")
+    Traceback (most recent call last):
+    ...
+    schedlib.errors.InvalidValueError: --output = 'out.xlsx': must end in .csv or .json
+    >>> check_output_path("/nonexistent/dir/x.csv", RECORD_SUFFIXES, option="--output")
+    Traceback (most recent call last):
+    ...
+    schedlib.errors.InvalidValueError: --output = '/nonexistent/dir/x.csv': its folder /nonexistent/dir does not exist
+    """  # noqa: E501
+    target = Path(path)
+    if target.suffix.lower() not in suffixes:
+        allowed = ", ".join(suffixes[:-1]) + " or " + suffixes[-1] if suffixes[1:] else suffixes[0]
+        raise InvalidValueError(option, str(path), f"must end in {allowed}")
+    folder = target.parent
+    if not folder.is_dir():
+        raise InvalidValueError(option, str(path), f"its folder {folder} does not exist")
+    if target.is_dir():
+        raise InvalidValueError(option, str(path), "is a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise InvalidValueError(option, str(path), f"its folder {folder} is not writable")
+    return target
+
 
 BATSIM_COLUMNS = (
     "job_id",
@@ -126,7 +179,19 @@ def interval_set(units: Iterable[int]) -> str:
     return str(ProcessorSet(sorted(set(units))))
 
 
-def _values(o: JobOutcome, workload_name: str) -> list[Any]:
+def run_metadata(capacity: int | None, algorithm: str) -> str:
+    """What schedlib writes in Batsim's free-form `metadata` column of every row: the run's
+    machine size and policy, so that a reader of the file alone knows them.
+
+    Examples
+    --------
+    >>> run_metadata(128, "easy")
+    'capacity=128 algorithm=easy'
+    """
+    return f"capacity={capacity} algorithm={algorithm}"
+
+
+def _values(o: JobOutcome, workload_name: str, metadata: str = "") -> list[Any]:
     """One job's values, in the order of `BATSIM_COLUMNS + EXTRA_COLUMNS` (the JSON rows).
 
     The reference of the CSV row: [`_row_writer`][schedlib.results.export._row_writer]
@@ -160,7 +225,7 @@ def _values(o: JobOutcome, workload_name: str) -> list[Any]:
         _BATSIM_STATE.get(state, "") if state is not None else "",
         *timing,
         -1,
-        "",
+        metadata,
         state.value if state is not None else "unfinished",
         o.reason,
         o.executed,
@@ -202,7 +267,7 @@ def _csv_text(text: str) -> str:
     return spare.getvalue()[:-1]
 
 
-def _row_writer(workload_name: str) -> Callable[[JobOutcome], str]:
+def _row_writer(workload_name: str, metadata: str = "") -> Callable[[JobOutcome], str]:
     """A function giving one outcome's CSV line (with its newline), as `csv.writer` writes it.
 
     A job's line is one f-string: no per-field list nor `csv.writer` call
@@ -221,6 +286,7 @@ def _row_writer(workload_name: str) -> Callable[[JobOutcome], str]:
     places: dict[tuple[int, ...], str] = {}
     quoted: dict[str, str] = {}
     name = _csv_text(workload_name)
+    meta = _csv_text(metadata)
     states = _STATE_TEXT
 
     def row(o: JobOutcome) -> str:
@@ -243,7 +309,7 @@ def _row_writer(workload_name: str) -> Callable[[JobOutcome], str]:
             tail = f"{word},{reason},{o.executed},0,0,0\n"
         start, end = o.start, o.end
         if start is None or end is None:
-            return f"{o.job},{name},,{o.submit},{o.procs},{asked},{head},,,,,,,,-1,,{tail}"
+            return f"{o.job},{name},,{o.submit},{o.procs},{asked},{head},,,,,,,,-1,{meta},{tail}"
         place = o.place
         bounds = place.bounds
         where = places.get(bounds)
@@ -259,20 +325,20 @@ def _row_writer(workload_name: str) -> Callable[[JobOutcome], str]:
             took = f"{execution}"
             return (
                 f"{o.job},{name},,{submit},{o.procs},{asked},{head},{start},{took},{end},"
-                f"0,{took},{'1.0' if execution else ''},{where},-1,,{tail}"
+                f"0,{took},{'1.0' if execution else ''},{where},-1,{meta},{tail}"
             )
         turnaround = end - submit
         return (
             f"{o.job},{name},,{submit},{o.procs},{asked},{head},{start},{execution},{end},"
             f"{waited},{turnaround},{turnaround / execution if execution else ''},"
-            f"{where},-1,,{tail}"
+            f"{where},-1,{meta},{tail}"
         )
 
     return row
 
 
-def _row(o: JobOutcome, workload_name: str) -> dict[str, Any]:
-    return dict(zip(_COLUMNS, _values(o, workload_name), strict=True))
+def _row(o: JobOutcome, workload_name: str, metadata: str) -> dict[str, Any]:
+    return dict(zip(_COLUMNS, _values(o, workload_name, metadata), strict=True))
 
 
 def job_rows(record: RunRecord, *, workload_name: str | None = None) -> list[dict[str, Any]]:
@@ -292,7 +358,8 @@ def job_rows(record: RunRecord, *, workload_name: str | None = None) -> list[dic
     ('COMPLETED_SUCCESSFULLY', 1, 1.25, '0-1')
     """
     name = _workload_name(record, workload_name)
-    return [_row(o, name) for o in record.outcomes]
+    metadata = run_metadata(record.capacity, record.algorithm)
+    return [_row(o, name, metadata) for o in record.outcomes]
 
 
 def _workload_name(record: RunRecord, given: str | None) -> str:
@@ -318,7 +385,9 @@ def write_csv(record: RunRecord, stream: IO[str], *, workload_name: str | None =
     -----
     Complexity: $O(n)$ for $n$ jobs.
     """
-    row = _row_writer(_workload_name(record, workload_name))
+    row = _row_writer(
+        _workload_name(record, workload_name), run_metadata(record.capacity, record.algorithm)
+    )
     write = stream.write
     write(_HEADER)
     rows = map(row, record.outcomes)
@@ -327,7 +396,11 @@ def write_csv(record: RunRecord, stream: IO[str], *, workload_name: str | None =
 
 
 def write_outcomes_csv(
-    outcomes: Iterable[JobOutcome], stream: IO[str], *, workload_name: str = DEFAULT_WORKLOAD_NAME
+    outcomes: Iterable[JobOutcome],
+    stream: IO[str],
+    *,
+    workload_name: str = DEFAULT_WORKLOAD_NAME,
+    metadata: str = "",
 ) -> Iterator[JobOutcome]:
     """Write the per-job CSV of outcomes as they come; yields each outcome once its row is written.
 
@@ -336,7 +409,9 @@ def write_outcomes_csv(
     is written when its job ends, and nothing is kept. The header is written
     at once; iterate the result to write the rows (a generator: a caller
     may also compute metrics on the outcomes it passes through). The rows
-    are those of [`write_csv`][schedlib.results.export.write_csv], byte for byte.
+    are those of [`write_csv`][schedlib.results.export.write_csv], byte for byte,
+    when `metadata` is the record's
+    [`run_metadata`][schedlib.results.export.run_metadata].
 
     Examples
     --------
@@ -350,7 +425,7 @@ def write_outcomes_csv(
     ['7', 'w0', '', '0']
     """
     stream.write(_HEADER)
-    return _write_rows(outcomes, stream.write, _row_writer(workload_name))
+    return _write_rows(outcomes, stream.write, _row_writer(workload_name, metadata))
 
 
 def _write_rows(
@@ -440,7 +515,8 @@ def write_json(
     write(text[: -len("\n}")])
     write(',\n "jobs": ')
     name = _workload_name(record, workload_name)
-    jobs = (_values(o, name) for o in record.outcomes)
+    metadata = run_metadata(record.capacity, record.algorithm)
+    jobs = (_values(o, name, metadata) for o in record.outcomes)
     opening = "[\n  "
     while chunk := list(islice(jobs, _CHUNK)):
         write(opening)
@@ -466,12 +542,11 @@ def write_record(record: RunRecord, path: str | Path, *, workload_name: str | No
     Raises
     ------
     InvalidValueError
-        If the suffix is neither `.csv` nor `.json`.
+        If the suffix is neither `.csv` nor `.json`, or the folder does not
+        exist or cannot be written to.
     """
-    target = Path(path)
+    target = check_output_path(path, RECORD_SUFFIXES, option="output")
     suffix = target.suffix.lower()
-    if suffix not in (".csv", ".json"):
-        raise InvalidValueError("output", str(path), "must end in .csv or .json")
     with atomic_write(target) as stream:
         if suffix == ".csv":
             write_csv(record, stream, workload_name=workload_name)

@@ -5,9 +5,10 @@
   the wait times.
 - [`plot_runs`][schedlib.results.plotting.plot_runs]: several runs of one
   workload (e.g. `schedlib compare`'s policies) on shared axes.
-- [`plot_sweep`][schedlib.results.plotting.plot_sweep]: a sweep's rows — a
-  metric against a parameter, one line per combination of the other swept
-  parameters, error bars of one standard deviation over the seeds.
+- [`plot_sweep`][schedlib.results.plotting.plot_sweep]: a sweep's runs — a
+  metric against a swept parameter, one line per combination of the other
+  swept parameters and of the rows' labels, error bars of one standard
+  deviation over the seeds only.
 
 Every figure has a title, axis labels with units, and legends. matplotlib is
 imported only through [`pyplot`][schedlib.results.plotting.pyplot], which
@@ -39,18 +40,22 @@ from typing import Any
 
 from schedlib.errors import InvalidValueError, SchedlibError
 from schedlib.results.atomic import atomic_write
+from schedlib.results.export import check_output_path
 from schedlib.results.schedules import Schedule
 
 __all__ = [
     "FIGURE_SUFFIXES",
     "GANTT_LIMIT",
+    "TimeAxis",
     "check_figure_path",
+    "describe_run",
     "load_steps",
     "plot_runs",
     "plot_schedule",
     "plot_sweep",
     "pyplot",
     "save_figure",
+    "sweep_series",
     "swept_parameters",
 ]
 
@@ -74,7 +79,7 @@ def pyplot() -> Any:
     except ImportError as error:
         raise SchedlibError(
             "plotting needs matplotlib, which is not installed; "
-            "install the 'plot' extra: pip install 'schedlib[plot]'"
+            "install the 'plot' extra: pip install '.[plot]' in schedlib's clone"
         ) from error
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -82,13 +87,14 @@ def pyplot() -> Any:
     return plt
 
 
-def check_figure_path(path: str | Path) -> Path:
-    """Check that a figure can be written to `path` (its suffix), before any work.
+def check_figure_path(path: str | Path, *, option: str = "plot") -> Path:
+    """Check that a figure can be written to `path`, before any work.
 
     Raises
     ------
     InvalidValueError
-        If the suffix is not one of [`FIGURE_SUFFIXES`][schedlib.results.plotting.FIGURE_SUFFIXES].
+        If the suffix is not one of [`FIGURE_SUFFIXES`][schedlib.results.plotting.FIGURE_SUFFIXES],
+        or the folder does not exist or cannot be written to (naming `option`).
 
     Examples
     --------
@@ -97,10 +103,7 @@ def check_figure_path(path: str | Path) -> Path:
     ...
     schedlib.errors.InvalidValueError: plot = 'out.txt': must end in .png, .pdf or .svg
     """
-    target = Path(path)
-    if target.suffix.lower() not in FIGURE_SUFFIXES:
-        raise InvalidValueError("plot", str(path), "must end in .png, .pdf or .svg")
-    return target
+    return check_output_path(path, FIGURE_SUFFIXES, option=option)
 
 
 def save_figure(figure: Any, path: str | Path, *, dpi: int = 120) -> Path:
@@ -162,11 +165,63 @@ def load_steps(schedule: Schedule) -> tuple[list[float], list[int], list[int]]:
     return times, busy, queued
 
 
+_UNITS = ((600, 1, "s"), (10 * 3600, 60, "min"), (10 * 86400, 3600, "h"), (math.inf, 86400, "d"))
+"""(span below which, seconds per unit, unit): how time axes are scaled."""
+
+
+class TimeAxis:
+    """How a figure shows time: from an origin (the first submission), in one unit.
+
+    Attributes
+    ----------
+    origin
+        The time (s, as in the file) shown as 0.
+    scale
+        Seconds per unit.
+    unit
+        `s`, `min`, `h` or `d`, chosen by the span: seconds under 10 minutes,
+        minutes under 10 hours, hours under 10 days, else days.
+
+    Examples
+    --------
+    >>> axis = TimeAxis.of([100, 100 + 7200, 100 + 36000])
+    >>> axis.unit, axis.at(100 + 7200), axis.label()
+    ('h', 2.0, 'time since the first submission, t=100 s (h)')
+    """
+
+    def __init__(self, origin: float, scale: float, unit: str) -> None:
+        self.origin, self.scale, self.unit = origin, scale, unit
+
+    @classmethod
+    def of(cls, times: Sequence[float], origin: float | None = None) -> TimeAxis:
+        """The axis for these times (`origin`: their first, unless given)."""
+        start = min(times, default=0) if origin is None else origin
+        span = max(times, default=0) - start
+        scale, unit = next((f, u) for below, f, u in _UNITS if span < below)
+        return cls(start, scale, unit)
+
+    def at(self, time: float) -> float:
+        """A time of the file, on this axis."""
+        return (time - self.origin) / self.scale
+
+    def label(self, what: str = "time since the first submission") -> str:
+        """The axis label, naming the origin and the unit."""
+        where = f", t={self.origin:g} s" if self.origin else ""
+        return f"{what}{where} ({self.unit})"
+
+
+def _axis(schedules: Sequence[Schedule]) -> TimeAxis:
+    submits = [j.submit for s in schedules for j in s.jobs]
+    ends = [j.end for s in schedules for j in s.jobs if j.end is not None]
+    origin = min(submits, default=0)
+    return TimeAxis.of([origin, *ends, *submits], origin)
+
+
 def _waits(schedule: Schedule) -> list[float]:
     return sorted(j.start - j.submit for j in schedule.jobs if j.start is not None)
 
 
-def _gantt(ax: Any, schedule: Schedule, capacity: int, limit: int) -> None:
+def _gantt(ax: Any, schedule: Schedule, capacity: int, limit: int, axis: TimeAxis) -> None:
     started = sorted(
         (j for j in schedule.jobs if j.start is not None and j.end is not None and j.allocation),
         key=lambda j: (j.start, j.line),
@@ -176,8 +231,8 @@ def _gantt(ax: Any, schedule: Schedule, capacity: int, limit: int) -> None:
     cmap = pyplot().get_cmap("tab20")
     for k, job in enumerate(shown):
         for lo, hi in job.allocation.ranges if job.allocation else ():
-            lefts.append(job.start)
-            widths.append(job.end - job.start)  # type: ignore[operator]
+            lefts.append(axis.at(job.start))  # type: ignore[arg-type]
+            widths.append((job.end - job.start) / axis.scale)  # type: ignore[operator]
             bottoms.append(lo)
             heights.append(hi - lo)
             colours.append(cmap(k % 20))
@@ -203,45 +258,77 @@ def _gantt(ax: Any, schedule: Schedule, capacity: int, limit: int) -> None:
             va="center",
             transform=ax.transAxes,
         )
-    more = f", the first {limit} to start" if len(started) > limit else ""
+    more = ""
+    if len(started) > limit:
+        until = axis.at(shown[-1].start)  # type: ignore[arg-type]
+        more = f", the first {limit} to start: until {until:.3g} {axis.unit}"
     ax.set_title(f"Gantt chart ({len(started)} jobs{more})")
-    ax.set_xlabel("time (s)")
+    ax.set_xlabel(axis.label())
     ax.set_ylabel("processor")
     ax.set_ylim(0, capacity)
 
 
-def _cdf(ax: Any, waits: Sequence[float], label: str) -> None:
+def _cdf(ax: Any, waits: Sequence[float], label: str, scale: float) -> None:
     if waits:
         ys = [(i + 1) / len(waits) for i in range(len(waits))]
-        ax.step(waits, ys, where="post", label=f"{label} ({len(waits)} jobs)")
+        xs = [w / scale for w in waits]
+        ax.step(xs, ys, where="post", label=f"{label} ({len(waits)} jobs)")
 
 
-def _load(axes: Sequence[Any], schedule: Schedule, capacity: int, label: str) -> None:
+def _load(
+    axes: Sequence[Any], schedule: Schedule, capacity: int, label: str, axis: TimeAxis
+) -> None:
     times, busy, queued = load_steps(schedule)
-    axes[0].step(times, [b / capacity for b in busy], where="post", label=label)
-    axes[1].step(times, queued, where="post", label=label)
+    at = [axis.at(t) for t in times]
+    axes[0].step(at, [b / capacity for b in busy], where="post", label=label)
+    axes[1].step(at, queued, where="post", label=label)
 
 
-def _label_load_and_waits(axes: Sequence[Any]) -> None:
+def _label_load_and_waits(
+    axes: Sequence[Any], axis: TimeAxis, waits_axis: TimeAxis, log_wait: bool
+) -> None:
     utilisation, queue, waits = axes
     utilisation.set_title("Utilisation")
-    utilisation.set_xlabel("time (s)")
+    utilisation.set_xlabel(axis.label())
     utilisation.set_ylabel("processors in use (fraction)")
     utilisation.set_ylim(0, 1.05)
     queue.set_title("Queue length")
-    queue.set_xlabel("time (s)")
+    queue.set_xlabel(axis.label())
     queue.set_ylabel("jobs waiting")
-    waits.set_title("Wait times")
-    waits.set_xlabel("wait (s)")
+    waits.set_title("Wait times" + (" (log scale)" if log_wait else ""))
+    waits.set_xlabel(f"wait ({waits_axis.unit})")
     waits.set_ylabel("fraction of the jobs that started")
     waits.set_ylim(0, 1.05)
+    if log_wait:  # waits of 0 stay on the axis: linear below one unit, logarithmic above
+        waits.set_xscale("symlog", linthresh=1)
+        waits.set_xlim(left=0)
     for ax in axes:
         if ax.get_legend_handles_labels()[0]:
             ax.legend(loc="best", fontsize="small")
 
 
+def describe_run(schedule: Schedule, capacity: int) -> str:
+    """A figure's title for a run: its policy and workload when the file says them.
+
+    Examples
+    --------
+    >>> describe_run(Schedule((), 128, "jobs.csv", "easy", "SDSC-SP2"), 128)
+    'easy on SDSC-SP2, 128 processors'
+    >>> describe_run(Schedule((), None, "jobs.csv"), 64)
+    'jobs.csv, 64 processors'
+    """
+    workload = schedule.workload or schedule.source
+    run = f"{schedule.algorithm} on {workload}" if schedule.algorithm else workload
+    return f"{run}, {capacity} processors"
+
+
 def plot_schedule(
-    schedule: Schedule, *, capacity: int, title: str | None = None, gantt_limit: int = GANTT_LIMIT
+    schedule: Schedule,
+    *,
+    capacity: int,
+    title: str | None = None,
+    gantt_limit: int = GANTT_LIMIT,
+    log_wait: bool = False,
 ) -> Any:
     """One run: Gantt chart per processor, utilisation, queue length, wait-time CDF.
 
@@ -253,14 +340,21 @@ def plot_schedule(
     capacity
         Processors of the machine.
     title
-        The figure's title (default: the schedule's source).
+        The figure's title (default: [`describe_run`][schedlib.results.plotting.describe_run]:
+        policy, workload and machine size, as far as the file says).
     gantt_limit
-        Most jobs drawn in the Gantt chart (the first to start).
+        Most jobs drawn in the Gantt chart (the first to start; its title says
+        until when).
+    log_wait
+        Draw the wait-time axis on a logarithmic scale (linear below one unit,
+        so that waits of 0 stay on it).
 
     Returns
     -------
     matplotlib.figure.Figure
-        Four axes: Gantt, utilisation, queue length, wait CDF.
+        Four axes: Gantt, utilisation, queue length, wait CDF. The first three
+        share one time axis (the same window), from the first submission, in
+        seconds, minutes, hours or days ([`TimeAxis`][schedlib.results.plotting.TimeAxis]).
 
     Notes
     -----
@@ -269,22 +363,30 @@ def plot_schedule(
     plt = pyplot()
     figure, grid = plt.subplots(2, 2, figsize=(13, 8))
     gantt, utilisation, queue, waits = grid.flat
-    _gantt(gantt, schedule, capacity, gantt_limit)
-    _load((utilisation, queue), schedule, capacity, "this run")
-    _cdf(waits, _waits(schedule), "this run")
-    _label_load_and_waits((utilisation, queue, waits))
-    figure.suptitle(title or schedule.source)
+    utilisation.sharex(gantt)
+    queue.sharex(gantt)
+    axis = _axis([schedule])
+    waited = _waits(schedule)
+    waits_axis = TimeAxis.of([0, *waited], 0)
+    _gantt(gantt, schedule, capacity, gantt_limit, axis)
+    _load((utilisation, queue), schedule, capacity, "this run", axis)
+    _cdf(waits, waited, "this run", waits_axis.scale)
+    _label_load_and_waits((utilisation, queue, waits), axis, waits_axis, log_wait)
+    figure.suptitle(title or describe_run(schedule, capacity))
     figure.tight_layout()
     return figure
 
 
-def plot_runs(runs: Mapping[str, Schedule], *, capacity: int, title: str) -> Any:
+def plot_runs(
+    runs: Mapping[str, Schedule], *, capacity: int, title: str, log_wait: bool = False
+) -> Any:
     """Several runs of one workload (one line each): utilisation, queue length, wait CDF.
 
     Returns
     -------
     matplotlib.figure.Figure
-        Three axes, each with one line per run, labelled by the mapping's keys.
+        Three axes, each with one line per run, labelled by the mapping's keys;
+        the first two on one time axis from the first submission.
 
     Examples
     --------
@@ -298,10 +400,13 @@ def plot_runs(runs: Mapping[str, Schedule], *, capacity: int, title: str) -> Any
     """
     plt = pyplot()
     figure, axes = plt.subplots(1, 3, figsize=(15, 4.5))
+    axes[1].sharex(axes[0])
+    axis = _axis(list(runs.values()))
+    waits_axis = TimeAxis.of([0, *(w for s in runs.values() for w in _waits(s))], 0)
     for name, schedule in runs.items():
-        _load(axes[:2], schedule, capacity, name)
-        _cdf(axes[2], _waits(schedule), name)
-    _label_load_and_waits(axes)
+        _load(axes[:2], schedule, capacity, name, axis)
+        _cdf(axes[2], _waits(schedule), name, waits_axis.scale)
+    _label_load_and_waits(axes, axis, waits_axis, log_wait)
     figure.suptitle(title)
     figure.tight_layout()
     return figure
@@ -329,30 +434,105 @@ def swept_parameters(configurations: Sequence[Mapping[str, Any]]) -> list[str]:
     ]
 
 
+def _sort_key(value: Any) -> tuple[bool, Any]:
+    return (not _is_number(value), value if _is_number(value) else str(value))
+
+
+def row_labels(
+    results: Sequence[tuple[Mapping[str, Any], Sequence[Mapping[str, Any]]]],
+) -> list[str]:
+    """The result fields that say which row of a run a row is, not what it measured.
+
+    Every field that is not a number (a reproduction's `scheduler`, `policy`...), then, while
+    the rows of some run are still not told apart, each numeric field that takes the same
+    values in every run and tells more of them apart (a `scenario` index).
+
+    Examples
+    --------
+    >>> rows = [{"scenario": c, "scheduler": k, "minutes": 60 + c} for c in (0, 1) for k in "ab"]
+    >>> row_labels([({"seed": 0}, rows), ({"seed": 1}, rows)])
+    ['scheduler', 'scenario']
+    """
+    runs = [rows for _, rows in results]
+    fields = list(dict.fromkeys(k for rows in runs for row in rows for k in row))
+    labels = [
+        k for k in fields if any(not _is_number(r.get(k)) for rows in runs for r in rows if k in r)
+    ]
+
+    def clashes(keys: Sequence[str]) -> int:
+        return sum(len(rows) - len({tuple(r.get(k) for k in keys) for r in rows}) for rows in runs)
+
+    for key in fields:
+        if key in labels or not clashes(labels):
+            continue
+        sets = {tuple(sorted((r.get(key) for r in rows), key=_sort_key)) for rows in runs}
+        if len(sets) == 1 and clashes([*labels, key]) < clashes(labels):
+            labels.append(key)
+    return labels
+
+
+def sweep_series(
+    results: Sequence[tuple[Mapping[str, Any], Sequence[Mapping[str, Any]]]], x: str
+) -> dict[tuple[tuple[str, Any], ...], dict[Any, list[Mapping[str, Any]]]]:
+    """A sweep's result rows by series, then by the value of `x`: what one line plots.
+
+    A series is one combination of the swept grid keys other than `x` and the seed (read
+    from each run's configuration, never from its results) and of the rows' labels
+    ([`row_labels`][schedlib.results.plotting.row_labels]); rows of one run with the same
+    labels are told apart by position. So the rows of one series at one value of `x` differ
+    by seed only.
+
+    Examples
+    --------
+    >>> results = [({"n": n, "seed": s}, [{"policy": p, "wait": n + s} for p in ("a", "b")])
+    ...            for n in (1, 2) for s in (0, 1)]
+    >>> series = sweep_series(results, "n")
+    >>> list(series)
+    [(('policy', 'a'),), (('policy', 'b'),)]
+    >>> [row["wait"] for row in series[(("policy", "a"),)][2]]
+    [2, 3]
+    """
+    configurations = [config for config, _ in results]
+    others = [p for p in swept_parameters(configurations) if p != x]
+    labels = row_labels(results)
+    grouped: dict[tuple[tuple[str, Any], ...], dict[Any, list[Mapping[str, Any]]]] = {}
+    for config, rows in results:
+        seen: dict[tuple[Any, ...], int] = {}
+        for row in rows:
+            own = tuple((k, row.get(k)) for k in labels if k in row)
+            repeat = seen[own] = seen.get(own, -1) + 1
+            key = tuple((p, config.get(p)) for p in others) + own
+            if repeat:
+                key += (("row", repeat),)
+            grouped.setdefault(key, {}).setdefault(config.get(x), []).append(row)
+    return grouped
+
+
 def plot_sweep(
-    rows: Sequence[Mapping[str, Any]],
-    parameters: Sequence[str],
+    results: Sequence[tuple[Mapping[str, Any], Sequence[Mapping[str, Any]]]],
     *,
     x: str | None = None,
     metrics: Sequence[str] = (),
     units: Mapping[str, str] | None = None,
     title: str = "sweep",
 ) -> Any:
-    """A sweep's metrics against one parameter, with error bars over the seeds.
+    """A sweep's metrics against one swept parameter: one line per series, spread over seeds.
 
     Parameters
     ----------
-    rows
-        The sweep's rows (configuration fields and metrics together, as
-        [`SweepFile.rows`][schedlib.execution.sweep.SweepFile.rows] gives them).
-    parameters
-        The configuration's field names (the rest of a row are results).
+    results
+        `(configuration, rows)` for each run of the sweep, as
+        [`read_sweep`][schedlib.execution.sweep.read_sweep] gives them
+        (`read_sweep(path).results.values()`). Configurations and results are
+        kept apart: a result field never stands for a parameter.
     x
-        The parameter on the horizontal axis; default: the first swept
-        parameter whose values are all numbers, else the first swept one.
+        The parameter on the horizontal axis, one of the swept grid keys (not
+        the seed); default: the first swept one whose values are all numbers,
+        else the first swept one.
     metrics
-        Results to plot, one axes each; default: `mean_wait` if the rows
-        have it, else the first numeric result.
+        Result fields to plot, one axes each; default: `mean_wait` if the rows
+        have it, else their first numeric field that is not a label, is not
+        named like a parameter, and varies.
     units
         Unit of each metric, for the axis labels (e.g. `{"mean_wait": "s"}`).
     title
@@ -361,73 +541,124 @@ def plot_sweep(
     Returns
     -------
     matplotlib.figure.Figure
-        One axes per metric: the mean over the seeds at each value of `x`,
-        one line per combination of the other swept parameters, error bars
-        of one standard deviation (none with a single seed).
+        One axes per metric. Each line is one series
+        ([`sweep_series`][schedlib.results.plotting.sweep_series]: a
+        combination of the other swept parameters and of the rows' labels);
+        each point is the mean over the seeds, with an error bar of one
+        standard deviation over the seeds (none with one seed).
 
     Raises
     ------
     InvalidValueError
-        If nothing is swept, `x` or a metric is unknown, or a metric is not numeric.
+        If only the seed varies (nothing to put on the horizontal axis), `x`
+        is not a swept parameter, a metric is not a numeric result, or the
+        rows have no numeric result.
 
     Examples
     --------
-    >>> rows = [{"n": n, "seed": s, "wait": n * 10 + s} for n in (1, 2) for s in (0, 2)]
-    >>> figure = plot_sweep(rows, ["n", "seed"], metrics=["wait"], units={"wait": "s"})
+    >>> results = [({"n": n, "seed": s}, [{"wait": n * 10 + s}]) for n in (1, 2) for s in (0, 2)]
+    >>> figure = plot_sweep(results, metrics=["wait"], units={"wait": "s"})
     >>> ax = figure.axes[0]
     >>> ax.get_xlabel(), ax.get_ylabel(), list(ax.get_lines()[0].get_ydata())
     ('n', 'wait (s)', [11.0, 21.0])
     >>> pyplot().close(figure)
     """
-    if not rows:
-        raise InvalidValueError("sweep", "no rows", "nothing to plot")
-    configs = [{k: row.get(k) for k in parameters} for row in rows]
+    results = list(results)
+    if not results:
+        raise InvalidValueError("sweep", "no runs", "nothing to plot")
+    configs = [config for config, _ in results]
     swept = swept_parameters(configs)
     if not swept:
-        raise InvalidValueError("sweep", "one configuration", "no parameter takes two values")
+        raise InvalidValueError(
+            "swept parameters",
+            [],
+            "only the seed varies across the runs: nothing to put on the horizontal axis; "
+            "sweep a parameter, or plot a run",
+        )
     if x is None:
-        numeric = [p for p in swept if all(_is_number(c[p]) for c in configs)]
+        numeric = [p for p in swept if all(_is_number(c.get(p)) for c in configs)]
         x = (numeric or swept)[0]
-    elif x not in parameters:
-        raise InvalidValueError("x", x, f"not a parameter of the sweep ({', '.join(swept)})")
-    results = [k for k in rows[0] if k not in parameters and _is_number(rows[0][k])]
-    if not metrics:
-        metrics = ["mean_wait"] if "mean_wait" in results else results[:1]
-    for metric in metrics:
-        if metric not in results:
+    elif x not in swept:
+        raise InvalidValueError("x", x, f"not a swept parameter of the sweep ({', '.join(swept)})")
+    rows = [row for _, runs in results for row in runs]
+    labels = row_labels(results)
+    numbers = [
+        k
+        for k in dict.fromkeys(k for row in rows for k in row)
+        if k not in labels and _is_number_field(rows, k)
+    ]
+    if not numbers:
+        raise InvalidValueError("sweep", "no numeric result", "nothing to plot")
+    if not metrics:  # a measure that varies, not an echo of a parameter
+        keys = {k for c in configs for k in c}
+        varying = [k for k in numbers if k not in keys and len({repr(r.get(k)) for r in rows}) > 1]
+        if not varying:
             raise InvalidValueError(
-                "metric",
-                metric,
-                f"not a numeric result of the sweep ({', '.join(results[:12])} ...)",
+                "metric", None, "no numeric result varies across the sweep: name the one to plot"
             )
-    others = [p for p in swept if p != x]
-    xs = sorted(
-        {row[x] for row in rows}, key=lambda v: (not _is_number(v), v if _is_number(v) else str(v))
-    )
+        metrics = ["mean_wait"] if "mean_wait" in varying else varying[:1]
+    for metric in metrics:
+        if metric not in numbers:
+            raise InvalidValueError(
+                "metric", metric, f"not a numeric result of the sweep ({', '.join(numbers[:12])})"
+            )
+    xs = sorted({c.get(x) for c in configs}, key=_sort_key)
+    numeric_x = all(_is_number(v) for v in xs)
     position = {repr(v): i for i, v in enumerate(xs)}
+    seeds = len({c.get("seed") for c in configs})
+    series = sweep_series(results, x)
     plt = pyplot()
-    figure, axes = plt.subplots(len(metrics), 1, figsize=(8, 4 * len(metrics)), squeeze=False)
+    wide = len(series) > 6
+    figure, axes = plt.subplots(
+        len(metrics), 1, figsize=(9 if wide else 8, 4.2 * len(metrics)), squeeze=False
+    )
+    spread = f"mean ± one standard deviation over {seeds} seeds" if seeds > 1 else "one seed"
+    styles = ("-", "--", ":", "-.")
     for ax, metric in zip(axes[:, 0], metrics, strict=True):
-        groups: dict[tuple[Any, ...], dict[int, list[float]]] = {}
-        for row in rows:
-            key = tuple(row.get(p) for p in others)
-            value = row[metric]
-            if _is_number(value) and not math.isnan(value):
-                groups.setdefault(key, {}).setdefault(position[repr(row[x])], []).append(value)
-        for key, points in groups.items():
-            at = sorted(points)
-            means = [statistics.fmean(points[i]) for i in at]
-            errors = [statistics.stdev(points[i]) if len(points[i]) > 1 else 0.0 for i in at]
-            label = ", ".join(f"{p}={v}" for p, v in zip(others, key, strict=True)) or metric
-            xvalues = [xs[i] for i in at] if all(_is_number(v) for v in xs) else at
-            ax.errorbar(xvalues, means, yerr=errors, marker="o", capsize=3, label=label)
+        for n, (key, by_x) in enumerate(series.items()):
+            at = sorted(by_x, key=_sort_key)
+            points = [
+                [
+                    r[metric]
+                    for r in by_x[v]
+                    if _is_number(r.get(metric)) and not math.isnan(r[metric])
+                ]
+                for v in at
+            ]
+            kept = [(v, p) for v, p in zip(at, points, strict=True) if p]
+            if not kept:
+                continue
+            means = [statistics.fmean(p) for _, p in kept]
+            errors = [statistics.stdev(p) if len(p) > 1 else 0.0 for _, p in kept]
+            where = [v if numeric_x else position[repr(v)] for v, _ in kept]
+            label = ", ".join(f"{k}={v}" for k, v in key) or metric
+            ax.errorbar(
+                where,
+                means,
+                yerr=errors,
+                marker="os^D"[n // 10 % 4],
+                linestyle=styles[n // 10 % 4],  # ten colours, then another style
+                capsize=3,
+                label=label,
+            )
         unit = (units or {}).get(metric)
         ax.set_xlabel(x)
         ax.set_ylabel(f"{metric} ({unit})" if unit else metric)
-        ax.set_title(f"{metric} against {x} (mean ± one standard deviation over the seeds)")
-        if not all(_is_number(v) for v in xs):
+        ax.set_title(f"{metric} against {x} ({spread})")
+        if not numeric_x:
             ax.set_xticks(range(len(xs)), [str(v) for v in xs])
-        ax.legend(loc="best", fontsize="small")
+        elif len(xs) <= 12:
+            ax.set_xticks(xs, [f"{v:g}" for v in xs])  # the values swept, no fractional ticks
+        if wide:
+            ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small")
+        else:
+            ax.legend(loc="best", fontsize="small")
     figure.suptitle(title)
     figure.tight_layout()
     return figure
+
+
+def _is_number_field(rows: Sequence[Mapping[str, Any]], key: str) -> bool:
+    """Whether `key` is a numeric result: a number in every row that has it (NaN allowed)."""
+    values = [row[key] for row in rows if key in row and row[key] is not None]
+    return bool(values) and all(_is_number(v) for v in values)

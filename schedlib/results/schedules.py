@@ -13,7 +13,8 @@ one from
   `starting_time`, or the final state `REJECTED` (whatever times Batsim
   writes for it), means the job never started;
 - schedlib's JSON output (`schedlib run --output run.json`), which also says
-  the machine size;
+  the machine size and the policy (so does schedlib's CSV, in its `metadata`
+  column);
 - an SWF trace, whose wait times give the start times (start = submit +
   wait, end = start + run time; a job with an unknown wait or run time never
   started), with the machine size from the header's `MaxProcs`.
@@ -43,9 +44,11 @@ from __future__ import annotations
 
 import csv
 import gzip
+import itertools
 import json
 import math
 import re
+import zlib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any, NamedTuple
@@ -71,6 +74,8 @@ __all__ = [
 ]
 
 Interval = tuple[int, int]
+
+_GZIP_MAGIC = b"\x1f\x8b"
 
 _INTERVAL = re.compile(r"([0-9]+)(?:-([0-9]+))?")
 _INTERVAL_SET = re.compile(r"\s*(?:[0-9]+(?:-[0-9]+)?(?:\s+|\Z))*\Z")
@@ -120,14 +125,21 @@ class Schedule:
     jobs
         Its jobs, in file order.
     capacity
-        Processors of the machine, if the file says (SWF header, schedlib JSON).
+        Processors of the machine, if the file says (SWF header, schedlib's
+        JSON, or the `metadata` column of schedlib's CSV).
     source
         The file's name.
+    algorithm
+        The policy that made it, if the file says (schedlib's JSON and CSV), else `""`.
+    workload
+        The workload's name, if the file says (the `workload_name` column), else `""`.
     """
 
     jobs: tuple[ScheduledJob, ...]
     capacity: int | None = None
     source: str = "<stream>"
+    algorithm: str = ""
+    workload: str = ""
 
     @classmethod
     def from_record(cls, record: RunRecord, source: str | None = None) -> Schedule:
@@ -156,7 +168,9 @@ class Schedule:
             )
             for o in record.outcomes
         )
-        return cls(jobs, record.capacity, source or record.algorithm)
+        name = record.parameter("workload")
+        workload = str(name) if name else ""
+        return cls(jobs, record.capacity, source or record.algorithm, record.algorithm, workload)
 
 
 def unit_intervals(units: Iterable[int]) -> tuple[Interval, ...]:
@@ -330,7 +344,7 @@ class _Rows:
             except (ValueError, IndexError, TypeError):
                 self.add(row, line)
 
-    def schedule(self, capacity: int | None) -> Schedule:
+    def schedule(self, capacity: int | None, algorithm: str = "", workload: str = "") -> Schedule:
         jobs = [
             j._replace(start=None, end=None, allocation=None)
             if j.state == "REJECTED" and j.start is not None
@@ -339,7 +353,24 @@ class _Rows:
         ]
         if all(j.id.lstrip("-").isdigit() for j in jobs):
             jobs = [j._replace(id=int(j.id)) for j in jobs]
-        return Schedule(tuple(jobs), capacity, self.source)
+        return Schedule(tuple(jobs), capacity, self.source, algorithm, workload)
+
+
+def _run_context(header: list[str], row: list[str] | None) -> tuple[int | None, str, str]:
+    """The machine size, policy and workload a schedlib CSV states in its first row's
+    `metadata` (`capacity=128 algorithm=easy`) and `workload_name` columns."""
+    if row is None:
+        return None, "", ""
+    names = {name.strip(): i for i, name in enumerate(header)}
+    fields: dict[str, str] = {}
+    i = names.get("metadata")
+    if i is not None and i < len(row):
+        fields = dict(part.partition("=")[::2] for part in row[i].split() if "=" in part)
+    j = names.get("workload_name")
+    workload = row[j].strip() if j is not None and j < len(row) else ""
+    text = fields.get("capacity", "")
+    capacity = int(text) if text.isdigit() and int(text) > 0 else None
+    return capacity, fields.get("algorithm", ""), workload
 
 
 def read_schedule_csv(stream: IO[str], source: str = "<stream>") -> Schedule:
@@ -360,8 +391,11 @@ def read_schedule_csv(stream: IO[str], source: str = "<stream>") -> Schedule:
     if header is None:
         raise WorkloadFormatError(source, None, "empty file: no header line")
     rows = _Rows(source, header)
-    rows.add_all((row, reader.line_num) for row in reader if row)
-    return rows.schedule(None)
+    numbered = ((row, reader.line_num) for row in reader if row)
+    first = next(numbered, None)
+    if first is not None:
+        rows.add_all(itertools.chain([first], numbered))
+    return rows.schedule(*_run_context(header, first[0] if first else None))
 
 
 def _read_json(path: Path) -> Schedule:
@@ -382,7 +416,13 @@ def _read_json(path: Path) -> Schedule:
             raise WorkloadFormatError(source, None, f"jobs[{index}] is not an object")
         rows.add(["" if row.get(c) is None else str(row[c]) for c in columns], index + 1)
     capacity = payload.get("capacity")
-    return rows.schedule(capacity if isinstance(capacity, int) and capacity > 0 else None)
+    algorithm = payload.get("algorithm")
+    workload = jobs[0].get("workload_name") if jobs and isinstance(jobs[0], dict) else ""
+    return rows.schedule(
+        capacity if isinstance(capacity, int) and capacity > 0 else None,
+        algorithm if isinstance(algorithm, str) else "",
+        workload if isinstance(workload, str) else "",
+    )
 
 
 def read_schedule_swf(source: Any) -> Schedule:
@@ -439,7 +479,10 @@ def _is_swf(path: Path) -> bool:
 def read_schedule(path: str | Path) -> Schedule:
     """Read a schedule from a file, by its name: `.swf`/`.swf.gz`, `.json`, else CSV.
 
-    A CSV may be gzip-compressed (`.csv.gz`).
+    A CSV may be gzip-compressed (`.csv.gz`). As for SWF traces, compression
+    is told from the content (the gzip magic bytes), not the name: a file
+    named `.gz` that holds plain text is read as plain text, and corrupt or
+    truncated gzip data gives the same message as for a trace.
 
     Raises
     ------
@@ -463,14 +506,18 @@ def read_schedule(path: str | Path) -> Schedule:
         return read_schedule_swf(target)
     if target.suffix.lower() == ".json":
         return _read_json(target)
-    opener: Any = gzip.open if target.name.lower().endswith(".gz") else open
+    with target.open("rb") as probe:
+        compressed = probe.read(2) == _GZIP_MAGIC
+    opener: Any = gzip.open if compressed else open
     try:
         with opener(target, "rt", encoding="utf-8", newline="") as stream, paused_gc():
             return read_schedule_csv(stream, str(target))
     except UnicodeDecodeError:
         raise WorkloadFormatError(str(target), None, "not a text file (not UTF-8)") from None
-    except (gzip.BadGzipFile, EOFError) as error:
-        raise WorkloadFormatError(str(target), None, f"corrupt gzip data: {error}") from None
+    except (gzip.BadGzipFile, EOFError, zlib.error) as error:
+        raise WorkloadFormatError(
+            str(target), None, f"corrupt or truncated gzip data: {type(error).__name__}: {error}"
+        ) from None
     except csv.Error as error:
         raise WorkloadFormatError(str(target), None, f"not CSV: {error}") from None
 

@@ -171,3 +171,25 @@ def test_up_period_is_half_open() -> None:
     period = UpPeriod(0, 0, 10, 94, 94)
     assert period.contains(10) and period.contains(93.9)
     assert not period.contains(94) and not period.contains(9)
+
+
+@pytest.mark.parametrize(
+    ("phase", "message"),
+    [(-1, "must be a finite number >= 0"), (math.inf, "finite"), (60, "shorter than the first")],
+)
+def test_bad_phases_name_the_field(phase: float, message: str) -> None:
+    plan = AvailabilityPattern.repeating(84, 1)
+    with pytest.raises(InvalidValueError, match=f"ResourceAvailability.phase = .*{message}"):
+        ResourceAvailability(plan, AvailabilityPattern.repeating(60, 1), phase=phase)
+
+
+def test_a_phase_shortens_the_first_up_period_as_planned_and_as_it_happens() -> None:
+    from schedlib.availability import BagJob, simulate_volatile_grid
+
+    resource = ResourceAvailability(AvailabilityPattern.repeating(84, 1), phase=80)
+    # PGS sees 4 s left: the 10 s job waits for the next up period (5..89); FCFS loses it once.
+    pgs = simulate_volatile_grid([BagJob(1, 0, 10), BagJob(2, 0, 3)], [resource])
+    assert (pgs.makespan, pgs.failures) == (15, 0)
+    assert pgs.up_periods[0].start == -80 and pgs.up_periods[0].end == 4
+    fcfs = simulate_volatile_grid([BagJob(1, 0, 10)], [resource], policy="fcfs")
+    assert (fcfs.failures, fcfs.wasted_work, fcfs.makespan) == (1, 4, 15)

@@ -44,6 +44,7 @@ from schedlib.testing.invariants import (
     check_lifecycle,
     check_mapping_decision,
     check_no_failures,
+    check_no_instant_failures,
     check_queue_order,
     check_time_left,
     check_unschedulable_reported,
@@ -102,6 +103,7 @@ def check_sound(result: VolatileGridRun, max_failures: int = 5) -> None:
     check_lifecycle(record)
     check_capacity(record)
     check_failures_handled(record, result.up_periods, max_failures=max_failures)
+    check_no_instant_failures(record)
 
 
 def check_pgs_promises(result: VolatileGridRun, longest_uptime: float) -> None:
@@ -166,6 +168,28 @@ def test_fcfs_assigns_in_queue_order_with_failed_jobs_in_front(
     grid: VolatileGrid, seed: int, order: str
 ) -> None:
     check_queue_order(run(grid, "fcfs", seed=seed, resource_order=order).record)
+
+
+TIES = volatile_grids(max_submit=0, max_queue_length=4, max_runtime=30, max_uptime=30,
+                      times="integer")  # fmt: skip
+"""Short whole and quarter seconds, all jobs at once: jobs often end as their resource goes down."""
+
+
+@given(st.one_of(grids, TIES), seeds, st.sampled_from(("fcfs", "pgs")))
+def test_no_failure_lasts_zero_seconds(grid: VolatileGrid, seed: int, policy: str) -> None:
+    """A job is never started on a resource at the instant it goes down (issue 29, item 10)."""
+    check_no_instant_failures(run(grid, policy, seed=seed).record)
+
+
+def test_a_job_queued_behind_one_that_ends_at_the_down_time_returns_without_failing() -> None:
+    # Resource 0 is up 10 s at a time; FCFS queues job 2 behind job 1, which ends at
+    # exactly 10 s, when the resource goes down: job 2 returns, it does not fail.
+    grid = ((BagJob(1, 0, 10), BagJob(2, 0, 5)), _resources(10), 2)
+    result = run(grid, "fcfs")
+    at_ten = [(e.job, e.kind) for e in result.record.events if e.time == 10]
+    assert at_ten[:2] == [(1, EventKind.COMPLETE), (2, EventKind.RETURN)]
+    assert result.failures == 0 and result.makespan == 16  # job 2 runs again 11..16
+    check_sound(result)
 
 
 FCFS_REQUEUE_BACK = MappingPolicy("fcfs-requeue-back", FCFS.mapping, "back", screen=None)

@@ -39,6 +39,7 @@ from schedlib.testing.invariants import (
     check_idle_processors_served,
     check_lifecycle,
     check_no_overtaking,
+    check_originals_before_replicas,
     check_replicas_cancelled,
     check_same_completions,
     check_tasks_complete_once,
@@ -214,6 +215,7 @@ def test_idle_processors_get_originals_then_replicas(
     deferment = None if bound is None else Deferment(bound)
     for view, choice in _decisions(case, TaskSelection(order, deferment, replication)):
         check_idle_processors_served(view, choice, replication=replication)
+        check_originals_before_replicas(view, choice, bound=bound)
 
 
 @pytest.mark.parametrize("order", ORDERS, ids=lambda o: o.value)

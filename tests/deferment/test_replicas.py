@@ -1,10 +1,12 @@
 """Replicas go only where no original can: direct properties of every decision.
 
-Mine et al. (2007) §4: an idle processor gets an original task when one may go out;
-otherwise (with replication) a replica of a running task of a job whose every task is
-already allocated. A job with deferred tasks still has originals to hand out, so it gets
-no replica. Each property is checked on every decision of random runs, and on one-line
-mutants of the selection (built with `schedlib.testing.mutation.mutant`).
+Mine et al. (2007) §4, in the library's default reading (`ReplicaOrder.ORIGINALS_FIRST`):
+an idle processor gets an original task when one may go out; otherwise (with
+replication) a replica of a running task of a job whose every task is already
+allocated. A job with deferred tasks still has originals to hand out, so it gets no
+replica. Each property is checked on every decision of random runs and on random
+snapshots, and hypothesis finds a counterexample on each one-line mutant of the
+selection (built with `schedlib.testing.mutation.mutant`).
 """
 
 from __future__ import annotations
@@ -12,13 +14,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import Phase, find, given, settings
 from hypothesis import strategies as st
 
 from schedlib.deferment import Deferment, GridView, JobProgress, Order, Selection, run_grid
 from schedlib.deferment import selection as selection_module
 from schedlib.deferment.desktopgrid import TaskJob
-from schedlib.testing.invariants import check_idle_processors_served
+from schedlib.testing.invariants import (
+    check_idle_processors_served,
+    check_originals_before_replicas,
+)
 from schedlib.testing.mutation import mutant
 from schedlib.testing.strategies import desktop_grids
 
@@ -65,6 +70,14 @@ def scheduler_of(select: Callable[..., Selection], order: Order, bound: int | No
     return lambda view: select(view, order=order, deferment=deferment, replication=True)
 
 
+def check_originals_then_replicas(view: GridView, choice: Selection, bound: int | None) -> None:
+    """The property of every decision: idle processors served, originals before replicas,
+    replicas only of fully allocated jobs."""
+    check_idle_processors_served(view, choice, replication=True)
+    check_originals_before_replicas(view, choice, bound=bound)
+    check_replicas_only_of_fully_allocated_jobs(view, choice)
+
+
 @pytest.mark.parametrize("order", list(Order), ids=lambda o: o.value)
 @given(case=desktop_grids(), bound=st.sampled_from([None, 1, 2]))
 def test_every_decision_serves_idle_processors_with_originals_then_replicas(
@@ -73,8 +86,7 @@ def test_every_decision_serves_idle_processors_with_originals_then_replicas(
     bound: int | None,  # type: ignore[type-arg]
 ) -> None:
     for view, choice in decisions(case, scheduler_of(selection_module.select_tasks, order, bound)):
-        check_idle_processors_served(view, choice, replication=True)
-        check_replicas_only_of_fully_allocated_jobs(view, choice)
+        check_originals_then_replicas(view, choice, bound)
 
 
 @st.composite
@@ -102,8 +114,7 @@ def test_every_snapshot_is_served_with_originals_then_replicas(
     order: Order, view: GridView, bound: int | None
 ) -> None:
     choice = scheduler_of(selection_module.select_tasks, order, bound)(view)
-    check_idle_processors_served(view, choice, replication=True)
-    check_replicas_only_of_fully_allocated_jobs(view, choice)
+    check_originals_then_replicas(view, choice, bound)
 
 
 # Job 1 (one task, running) was submitted before job 2 (task 0 running, task 1 not
@@ -137,30 +148,46 @@ def test_a_job_with_a_deferred_task_gets_no_replica_even_when_its_turn_comes_fir
 
 MUTANTS = {
     "no replica for an idle processor": (
-        "        if chosen < 0 and replication:",
-        "        if chosen < 0 and replication and False:",
+        "        if chosen < 0 and replication and not in_turn:",
+        "        if chosen < 0 and replication and not in_turn and False:",
     ),
     "replica of a job with deferred tasks": (
         "if progress.running and progress.allocated == len(progress.job.tasks):",
         "if progress.running and progress.allocated <= len(progress.job.tasks):",
     ),
+    "replicas before originals": (
+        "        if chosen < 0 and replication and not in_turn:",
+        "        if replication and not in_turn:",
+    ),
+    "replicas in their job's turn": (
+        "    in_turn = replication and replica_order is ReplicaOrder.JOB_ORDER",
+        "    in_turn = replication",
+    ),
 }
+FIND = settings(max_examples=2000, derandomize=True, database=None, deadline=None,
+                phases=[Phase.explicit, Phase.generate])  # fmt: skip
 
 
-@pytest.mark.parametrize("name", MUTANTS)
-def test_the_properties_fail_on_one_line_mutants(name: str) -> None:
+EQUIVALENT = {("replica of a job with deferred tasks", Order.FIFO)}
+"""Mutants that cannot change a decision of this order: under FIFO the replica walk reaches
+the earliest unfinished job first, which is never deferred (no job is earlier)."""
+
+
+@pytest.mark.parametrize(
+    ("name", "order"),
+    [(n, o) for n in MUTANTS for o in Order if (n, o) not in EQUIVALENT],
+    ids=lambda x: x.value if isinstance(x, Order) else x,
+)
+def test_the_snapshot_property_fails_on_one_line_mutants(name: str, order: Order) -> None:
     old, new = MUTANTS[name]
     broken = mutant(selection_module.select_tasks, old, new)
-    views = [
-        GridView(now=4, jobs=(JobProgress(TaskJob(1, 0, (3, 3)), 2, (1,), 1),), idle=(5,)),
-        GridView(now=6, jobs=(SMALL, BIG), idle=(7,), last_job=(0, 1)),
-    ]
-    failures = 0
-    for view in views:
-        choice = broken(view, order=Order.ROUND_ROBIN, deferment=Deferment(1), replication=True)
+
+    def violated(example: tuple[GridView, int | None]) -> bool:
+        view, bound = example
         try:
-            check_idle_processors_served(view, choice, replication=True)
-            check_replicas_only_of_fully_allocated_jobs(view, choice)
+            check_originals_then_replicas(view, scheduler_of(broken, order, bound)(view), bound)
         except AssertionError:
-            failures += 1
-    assert failures >= 1
+            return True
+        return False
+
+    find(st.tuples(views(), st.sampled_from([None, 1, 2])), violated, settings=FIND)

@@ -102,9 +102,10 @@ def test_bad_sweeps_are_refused(tmp_path: Path) -> None:
 
 def test_a_reproduction_is_swept_by_name() -> None:
     run = experiment("reproduce pgs")
-    rows = sweep({"queue_length": [1, 2]}, run, seeds=[3], fixed={"runs": 1}, workers=2)
+    fixed = {"runs": 1, "readings": "none"}
+    rows = sweep({"queue_length": [1, 2]}, run, seeds=[3], fixed=fixed, workers=2)
     assert {(r["queue_length"], r["seed"]) for r in rows} == {(1, 3), (2, 3)}
-    assert rows == sweep({"queue_length": [1, 2]}, run, seeds=[3], fixed={"runs": 1}, workers=1)
+    assert rows == sweep({"queue_length": [1, 2]}, run, seeds=[3], fixed=fixed, workers=1)
     with pytest.raises(InvalidValueError, match="must be one of run, reproduce pgs"):
         experiment("reproduce nothing")
 
@@ -115,3 +116,71 @@ def test_schedlib_sweep_is_the_sweep_function_loaded_on_first_use() -> None:
     assert schedlib.sweep is sweep
     with pytest.raises(AttributeError, match="no attribute 'swep'"):
         _ = schedlib.swep  # type: ignore[attr-defined]
+
+
+DASK_SWEEP = """experiment = "reproduce pgs"
+seeds = [0, 1, 2, 3]
+[fixed]
+runs = 2
+[grid]
+queue_length = [1, 2, 3]
+order = ["increasing", "shuffled", "decreasing"]
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
+def test_ctrl_c_on_a_dask_local_sweep_prints_one_line_and_keeps_the_runs(tmp_path: Path) -> None:
+    """A terminal's Ctrl-C reaches the whole process group, dask's workers included: the
+    command says, on one line, what it kept and that --resume continues; no worker or
+    cluster traceback, no worker left behind."""
+    pytest.importorskip("distributed")
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    config = tmp_path / "sweep.toml"
+    config.write_text(DASK_SWEEP)
+    output = tmp_path / "out.jsonl"
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "schedlib",
+            "sweep",
+            str(config),
+            "--dask-local",
+            "2",
+            "-o",
+            str(output),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not (output.exists() and output.stat().st_size):
+        time.sleep(0.05)
+    assert output.exists(), "no run finished in two minutes"
+    os.killpg(process.pid, signal.SIGINT)
+    _out, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err
+    lines = err.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("schedlib: sweep of reproduce pgs: 36 runs")
+    kept = len(read_sweep(output).results)
+    assert lines[1] == (
+        f"schedlib: interrupted: {kept} of 36 runs are in {output}; run the same command with "
+        "--resume to continue"
+    )
+    leftover = "?"
+    for _ in range(100):  # a worker told to stop may take a moment to go
+        leftover = subprocess.run(
+            ["ps", "-o", "pid=,args=", "-s", str(process.pid)], capture_output=True, text=True
+        ).stdout
+        if not leftover:
+            break
+        time.sleep(0.1)
+    assert leftover == "", f"a process of the sweep outlived it: {leftover}"

@@ -1,4 +1,4 @@
-"""The Mine et al. (2007) reproduction: rows, determinism, CLI, plot."""
+"""The Mine et al. (2007) reproduction: rows, replicates, readings, claims, CLI, plot."""
 
 from __future__ import annotations
 
@@ -9,15 +9,37 @@ import pytest
 
 from schedlib.cli import main as cli
 from schedlib.errors import InvalidValueError
+from schedlib.experiments import deferment
+from schedlib.experiments.claims import claim_rows
 from schedlib.experiments.deferment import (
     ExperimentSettings,
-    algorithms,
+    claims,
+    documented_rows,
     plot,
     reproduce,
     run_trial,
+    trial_workload,
+    variants,
+)
+from schedlib.results.verdicts import Expect, MeanEstimate
+
+SMALL = ExperimentSettings(
+    trials=3,
+    jobs=3,
+    tasks=6,
+    processors=4,
+    intervals=(100, 2000),
+    bounds=(1, 2),
+    overtaking_trials=5,
+    spare_trials=2,
+    spare_jobs=4,
+    spare_intervals=(100,),
 )
 
-SMALL = ExperimentSettings(trials=2, jobs=3, tasks=6, processors=4, intervals=(100, 2000))
+
+@pytest.fixture(scope="module")
+def small_rows() -> list[dict[str, object]]:
+    return reproduce(SMALL, workers=1)
 
 
 def test_paper_defaults() -> None:
@@ -28,41 +50,138 @@ def test_paper_defaults() -> None:
         128,
         32,
     )
-    assert settings.intervals == (500, 1000, 2000, 4000)
+    assert settings.intervals == (500, 750, 1000, 2000, 4000)
+    assert set(deferment.PAPER_INTERVALS) < set(settings.intervals)
     assert settings.bounds == (1, 2, 4, 8)
     assert settings.task_size == (2_000_000, 6_000_000)
     assert settings.peaks == (10_000, 20_000, 40_000)
-    assert len(algorithms(settings)) == 10
+    assert settings.overtaking_intervals == (500, 750)  # the intervals below OVERLAP
+    assert (settings.overtaking_trials, settings.spare_jobs, settings.spare_trials) == (
+        1000,
+        32,
+        30,
+    )
+    # FIFO in both readings and round robin, each standard and with four bounds
+    assert len(variants(settings)) == 15
 
 
-def test_one_row_per_algorithm_bound_and_interval() -> None:
-    rows = reproduce(SMALL, workers=1)
-    assert len(rows) == 10 * 2
-    keys = {(r["algorithm"], r["bound"], r["interval"]) for r in rows}
-    assert len(keys) == 20
-    for row in rows:
-        assert row["trials"] == 2
+def test_per_trial_rows_and_summaries(small_rows: list[dict[str, object]]) -> None:
+    trial = [r for r in small_rows if r["kind"] == "trial"]
+    summary = [r for r in small_rows if r["kind"] == "summary"]
+    main = [r for r in trial if r["experiment"] == "main"]
+    assert len(main) == 3 * 9 * 2  # trials x variants x intervals
+    assert {r["trial"] for r in main} == {0, 1, 2}
+    for row in main:
         assert row["total"] == pytest.approx(row["computation"] + row["waiting"])
+        assert row["work"] >= 100.0  # replicas only add work
         if row["bound"] is not None:
-            assert row["overtaking_jobs"] == 0 == row["overtaking_trials"]
-
-
-def test_trials_are_measured_per_job() -> None:
-    rows = run_trial((SMALL, 0))
-    assert len(rows) == 20
-    for row in rows:
-        assert row["computation"] > 0 and row["waiting"] >= 0 and row["total_std"] >= 0
+            assert row["overtaking_jobs"] == 0
+    # the overtaking experiment: standard FIFO of each reading at intervals below 1000;
+    # its first trials are the main ones (shared rows), trials 3 and 4 are its own
+    extra = [r for r in trial if r["experiment"] == "overtaking"]
+    assert {(r["algorithm"], r["bound"], r["interval"]) for r in extra} == {("fifo", None, 100)}
+    assert sorted({r["trial"] for r in extra}) == [0, 1, 2, 3, 4]
+    shared = {
+        (r["reading"], r["trial"]): r["total"]
+        for r in main
+        if r["algorithm"] == "fifo" and r["bound"] is None and r["interval"] == 100
+    }
+    assert all(shared[r["reading"], r["trial"]] == r["total"] for r in extra if r["trial"] < 3)
+    spare = [r for r in trial if r["experiment"] == "spare"]
+    assert {r["jobs"] for r in spare} == {4} and len(spare) == 2 * 9
+    by_experiment = {(r["experiment"]): r["trials"] for r in summary}
+    assert by_experiment == {"main": 3, "overtaking": 5, "spare": 2}
 
 
 def test_results_do_not_depend_on_the_number_of_workers() -> None:
-    settings = ExperimentSettings(trials=3, jobs=2, tasks=4, processors=3, intervals=(50,))
+    settings = ExperimentSettings(
+        trials=3,
+        jobs=2,
+        tasks=4,
+        processors=3,
+        intervals=(50,),
+        bounds=(1,),
+        overtaking_trials=0,
+        spare_trials=0,
+    )
     assert reproduce(settings, workers=1) == reproduce(settings, workers=2)
 
 
-def test_seed_changes_the_draws() -> None:
-    settings = ExperimentSettings(trials=1, jobs=2, tasks=4, processors=3, intervals=(50,))
-    other = ExperimentSettings(trials=1, jobs=2, tasks=4, processors=3, intervals=(50,), seed=1)
-    assert reproduce(settings, workers=1) != reproduce(other, workers=1)
+def test_seeds_share_no_replicate() -> None:
+    """Trial t of --seed s draws from stream(s, t, purpose): two seeds share no trial."""
+    drawn: dict[tuple[int, ...], tuple[int, int]] = {}
+    speeds: dict[float, tuple[int, int]] = {}
+    settings = {s: ExperimentSettings(seed=s, jobs=1, tasks=4) for s in (0, 1)}
+    for seed, setting in settings.items():
+        for trial in range(50):
+            sizes, grid = trial_workload(setting, trial)
+            assert tuple(sizes[0]) not in drawn, (seed, trial, drawn.get(tuple(sizes[0])))
+            drawn[tuple(sizes[0])] = (seed, trial)
+            first = grid[0].speed.segment_at(0)
+            assert first not in speeds, (seed, trial)
+            speeds[first] = (seed, trial)  # type: ignore[index]
+
+
+def test_more_jobs_keep_the_first_jobs() -> None:
+    few, _ = trial_workload(ExperimentSettings(tasks=5), 3, 2)
+    many, _ = trial_workload(ExperimentSettings(tasks=5), 3, 6)
+    assert many[:2] == few
+
+
+def test_identical_jobs_make_overtaking_and_deferment_impossible() -> None:
+    """'All the jobs are the same construction' read as identical jobs: no job is strictly
+    smaller than another, so none can overtake (it needs a strictly smaller earlier job)
+    and C2 never holds: every bound gives the standard algorithm's schedule."""
+    settings = ExperimentSettings(
+        trials=2,
+        jobs=4,
+        tasks=6,
+        processors=3,
+        intervals=(20, 100),
+        bounds=(1, 4),
+        identical_jobs=True,
+        overtaking_trials=0,
+        spare_trials=0,
+    )
+    sizes, _ = trial_workload(settings, 0)
+    assert all(s == sizes[0] for s in sizes)
+    rows = [r for trial in range(2) for r in run_trial((settings, trial, "main"))]
+    assert all(r["overtaking_jobs"] == 0 for r in rows)
+    standard = {
+        (r["trial"], r["algorithm"], r["reading"], r["interval"]): r
+        for r in rows
+        if r["bound"] is None
+    }
+    for r in rows:
+        same = standard[r["trial"], r["algorithm"], r["reading"], r["interval"]]
+        assert {k: r[k] for k in ("computation", "waiting", "total_std", "replicas")} == {
+            k: same[k] for k in ("computation", "waiting", "total_std", "replicas")
+        }
+
+
+def test_without_replication_no_work_is_wasted() -> None:
+    settings = ExperimentSettings(
+        trials=1,
+        jobs=2,
+        tasks=4,
+        processors=3,
+        intervals=(50,),
+        bounds=(1,),
+        replication=False,
+        readings=("originals-first",),
+    )
+    rows = run_trial((settings, 0, "main"))
+    assert all(r["work"] == pytest.approx(100.0) and r["replicas"] == 0 for r in rows)
+
+
+def test_the_head_job_reading_runs_one_job_at_a_time() -> None:
+    settings = ExperimentSettings(
+        trials=1, jobs=3, tasks=6, processors=4, intervals=(5,), bounds=(1,), readings=("head-job",)
+    )
+    rows = run_trial((settings, 0, "main"))
+    fifo = [r for r in rows if r["algorithm"] == "fifo"]
+    assert fifo[0]["total"] == fifo[1]["total"]  # deferment never acts
+    assert fifo[0]["waiting"] > 0
 
 
 @pytest.mark.parametrize(
@@ -73,6 +192,9 @@ def test_seed_changes_the_draws() -> None:
         ({"intervals": ()}, "ExperimentSettings.intervals"),
         ({"intervals": (-5,)}, "ExperimentSettings.intervals"),
         ({"task_size": (5, 1)}, "ExperimentSettings.task_size"),
+        ({"readings": ("lifo",)}, "ExperimentSettings.readings"),
+        ({"overtaking_intervals": (600,)}, "ExperimentSettings.overtaking_intervals"),
+        ({"seed": -1}, "ExperimentSettings.seed"),
     ],
 )
 def test_settings_are_validated(kwargs: dict[str, object], field: str) -> None:
@@ -81,7 +203,93 @@ def test_settings_are_validated(kwargs: dict[str, object], field: str) -> None:
     assert error.value.field == field
 
 
-def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
+# --- claims ------------------------------------------------------------------------------
+
+
+def test_every_claim_is_listed_and_not_run_without_rows() -> None:
+    judged = claim_rows(claims([]))
+    assert [r["key"] for r in judged] == [
+        "never-overtakes",
+        "standard-fifo-overtakes",
+        "standard-rr-overtakes",
+        "nearly-equal-fifo",
+        "nearly-equal-rr",
+        "bound-no-effect-fifo",
+        "bound-no-effect-rr",
+        "fifo-computation-flat",
+        "rr-computation-grows",
+        "fifo-waiting-grows",
+        "rr-waiting-negligible",
+        "total-grows",
+        "fifo-beats-rr-most-cases",
+        "std-short",
+        "std-long",
+        "fifo-deferment-better",
+        "spare-power-table-1",
+        "spare-power-text",
+    ]
+    assert {r["verdict"] for r in judged} == {"not run"}
+    assert all("§" in r["claim"] or "abstract" in r["claim"] for r in judged)
+
+
+def test_claims_are_measured_on_every_reading(small_rows: list[dict[str, object]]) -> None:
+    for reading in deferment.READINGS:
+        judged = claim_rows(claims(small_rows, reading))
+        assert all(r["verdict"] != "not run" for r in judged), reading
+        round_robin_only = {
+            "standard-rr-overtakes",
+            "rr-computation-grows",
+            "rr-waiting-negligible",
+            "nearly-equal-rr",
+            "bound-no-effect-rr",
+        }
+        for r in judged:
+            assert (f"FIFO reading: {reading}" in r["data"]) == (r["key"] not in round_robin_only)
+    default = claim_rows(claims(small_rows))
+    assert default == claim_rows(claims(small_rows, deferment.DEFAULT_READING))
+    # never overtakes: exactly none in every trial
+    assert default[0]["verdict"] == "holds" and "in every replicate" in default[0]["ours"]
+
+
+def test_under_the_head_job_reading_fifo_cannot_overtake(
+    small_rows: list[dict[str, object]],
+) -> None:
+    head = claim_rows(claims(small_rows, "head-job"))
+    fifo = next(r for r in head if r["key"] == "standard-fifo-overtakes")
+    assert fifo["ours"].startswith("0 % ") and fifo["verdict"] == "inconclusive"
+    nearly = next(r for r in head if r["key"] == "nearly-equal-fifo")
+    assert "in every replicate" in nearly["ours"] and nearly["verdict"] == "holds"
+
+
+def test_a_claim_over_several_configurations_rests_on_the_weakest() -> None:
+    strong = MeanEstimate((-5.0, -6.0, -5.5))
+    weak = MeanEstimate((-1.0, 2.0, -1.5))
+    tie = MeanEstimate((0.0, 0.0, 0.0))  # exactly equal: not "below 0"
+    below = Expect.below(0.0)
+    assert deferment._weakest([("a", strong), ("b", weak)], below) == ("b", weak)
+    assert deferment._weakest([("a", strong), ("t", tie), ("b", weak)], below)[0] == "t"
+    # "in most cases" (2 of 3): the second best supported
+    assert deferment._weakest([("t", tie), ("a", strong), ("b", weak)], below, needed=2)[0] == "b"
+    assert deferment._weakest([("x", None)], below) == ("-", None)
+
+
+def test_documented_rows_keep_what_the_page_needs(small_rows: list[dict[str, object]]) -> None:
+    kept = documented_rows(small_rows)
+    assert {r["kind"] for r in kept} == {"summary", "claim", "coincide"}
+    verdicts = [r for r in kept if r["kind"] == "claim"]
+    assert {r["reading"] for r in verdicts} == set(deferment.READINGS)
+    assert len(verdicts) == 2 * 18
+    coincide = [r for r in kept if r["kind"] == "coincide"]
+    assert [r["interval"] for r in coincide] == [100, 2000]
+    # every main variant appears in exactly one group per interval
+    for r in coincide:
+        assert sum(len(g) for g in r["groups"]) == 9
+
+
+# --- command line ------------------------------------------------------------------------
+
+
+def test_cli_json_prints_the_summaries(capsys: pytest.CaptureFixture[str]) -> None:
     code = cli(
         [
             "reproduce",
@@ -94,6 +302,10 @@ def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
             "300",
             "--bounds",
             "2",
+            "--overtaking-trials",
+            "0",
+            "--spare-trials",
+            "0",
             "--workers",
             "1",
             "--format",
@@ -102,13 +314,46 @@ def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
     )
     assert code == 0
     rows = json.loads(capsys.readouterr().out)
-    assert [(r["algorithm"], r["bound"]) for r in rows] == [
-        ("fifo", None),
-        ("fifo", 2),
-        ("round_robin", None),
-        ("round_robin", 2),
+    assert [(r["algorithm"], r["reading"], r["bound"]) for r in rows] == [
+        ("fifo", "originals-first", None),
+        ("fifo", "originals-first", 2),
+        ("fifo", "head-job", None),
+        ("fifo", "head-job", 2),
+        ("round_robin", None, None),
+        ("round_robin", None, 2),
     ]
-    assert {"computation", "waiting", "total", "total_std", "overtaking_jobs"} <= set(rows[0])
+    assert {"computation", "waiting", "total", "total_std", "overtaking_jobs", "work"} <= set(
+        rows[0]
+    )
+
+
+def test_cli_claims_for_the_other_reading(capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli(
+        [
+            "reproduce",
+            "deferment",
+            "--trials",
+            "2",
+            "--jobs",
+            "2",
+            "--intervals",
+            "300",
+            "--bounds",
+            "1,2",
+            "--overtaking-trials",
+            "0",
+            "--spare-trials",
+            "0",
+            "--fifo-reading",
+            "head-job",
+            "--workers",
+            "1",
+            "--claims",
+        ]
+    )
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "18. " in out and "FIFO reading: head-job" in out and "originals-first" not in out
 
 
 @pytest.mark.parametrize(
@@ -117,6 +362,7 @@ def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
         (["--bounds", "1,0"], "B = 0"),
         (["--workers", "0"], "--workers"),
         (["--trials", "0"], "trials"),
+        (["--spare-trials", "-1"], "spare_trials"),
     ],
 )
 def test_cli_bad_values_exit_2(
@@ -134,8 +380,22 @@ def test_cli_bad_syntax_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert "comma-separated integers" in capsys.readouterr().err
 
 
-def test_plot(tmp_path: Path) -> None:
-    rows = reproduce(ExperimentSettings(trials=1, jobs=2, tasks=3, processors=2), workers=1)
+def test_plot(tmp_path: Path, small_rows: list[dict[str, object]]) -> None:
     target = tmp_path / "deferment.png"
-    plot(rows, str(target))
+    plot(small_rows, str(target))
     assert target.stat().st_size > 1000
+
+
+def test_claims_that_the_rows_contradict_do_not_hold(small_rows: list[dict[str, object]]) -> None:
+    """Rows in which deferment overtakes, and in which FIFO's computation time doubles."""
+    broken = []
+    for r in small_rows:
+        r = dict(r)
+        if r["kind"] == "trial" and r["experiment"] == "main" and r["bound"] is not None:
+            r["overtaking_jobs"] = 1
+        if r["kind"] == "trial" and r["algorithm"] == "fifo" and r["interval"] == 100:
+            r["computation"] = 2 * r["computation"]  # type: ignore[operator]
+        broken.append(r)
+    verdicts = {c["key"]: c["verdict"] for c in claim_rows(claims(broken))}
+    assert verdicts["never-overtakes"] == "does not hold"
+    assert verdicts["fifo-computation-flat"] == "does not hold"

@@ -10,6 +10,7 @@ from schedlib.cli import main as cli
 from schedlib.experiments import REPRODUCTIONS
 from schedlib.experiments.claims import VERDICTS, claim
 from schedlib.experiments.every_paper import experiments
+from schedlib.experiments.options import judged
 
 
 def test_every_reproduction_names_its_paper_and_checks_its_claims() -> None:
@@ -17,7 +18,8 @@ def test_every_reproduction_names_its_paper_and_checks_its_claims() -> None:
     assert names == list(REPRODUCTIONS)
     for _, module in experiments():
         assert module.PAPER and callable(module.claims)
-        assert module.claims([]) and all(c["verdict"] == "not run" for c in module.claims([]))
+        untested = judged(module.claims([]))
+        assert untested and all(c["verdict"] == "not run" for c in untested)
 
 
 def test_a_claim_refuses_an_unknown_verdict() -> None:
@@ -46,26 +48,35 @@ def test_reproduce_all_rejects_bad_options(capsys: pytest.CaptureFixture[str]) -
     assert "--workers" in capsys.readouterr().err
 
 
-def _pgs_rows(gains: tuple[float, ...], pgs_failures: float) -> list[dict[str, object]]:
+def _pgs_rows(
+    gains: tuple[float, ...],
+    pgs_failures: float,
+    lost: tuple[float, ...],
+    swing: float,
+    base: float,
+) -> list[dict[str, object]]:
+    """Replicate rows: PGS takes `base` min times 1 -/+ `swing`, FCFS `gains[s]` % more;
+    FCFS fails 150 times per run, losing `lost[s - 1]` s per failure."""
     return [
-        {"scenario": s, "scheduler": k, "difference_percent": d, "paper_difference_percent": 0.0,
-         "failures": (pgs_failures if k == "pgs" else 150.0) if s else 0.0}
+        {"scenario": s, "scheduler": k, "reading": "paper", "main": True, "replicate": r,
+         "makespan_minutes": base * (1 + swing * (-1) ** r) * (1 + (k == "fcfs") * d / 100),
+         "failures": (pgs_failures if k == "pgs" else 150.0) if s else 0.0,
+         "wasted_seconds": 0.0 if k == "pgs" or not s else 150.0 * lost[s - 1]}
         for s, d in enumerate(gains)
         for k in ("pgs", "fcfs")
+        for r in range(6)
     ]  # fmt: skip
 
 
 def test_claims_that_the_rows_contradict_do_not_hold() -> None:
-    from schedlib.experiments import deferment, pgs
+    from schedlib.experiments import pgs
 
-    good = [c["verdict"] for c in pgs.claims(_pgs_rows((0.0, 0.7, 2.9, 8.6), 0.0))]
-    assert good == ["holds"] * 4
-    bad = [c["verdict"] for c in pgs.claims(_pgs_rows((1.0, -3.0, 2.9, 1.0), 2.0))]
-    assert bad == ["does not hold"] * 4
-    overtaken = [
-        {"algorithm": a, "bound": b, "interval": 500, "total": 100.0, "overtaking_jobs": o}
-        for a, b, o in (("fifo", None, 0), ("fifo", 2, 1), ("round_robin", None, 0))
+    paper = (0.0, 13.31, 27.51, 38.64)
+    good = [
+        c["verdict"] for c in judged(pgs.claims(_pgs_rows(paper, 0.0, (20, 45, 90), 0.001, 70)))
     ]
-    verdicts = {c["claim"][:20]: c["verdict"] for c in deferment.claims(overtaken)}
-    assert verdicts["task deferment never"] == "does not hold"
-    assert verdicts["the standard algorit"] == "does not hold"
+    assert good == ["holds"] * 10
+    rows = _pgs_rows((5.0, -3.0, 2.9, 1.0), 200.0, (90, 45, 20), 0.3, 40)
+    bad = [c["verdict"] for c in judged(pgs.claims(rows))]
+    assert bad == ["does not hold"] * 10
+    # deferment's contradicted claims: tests/experiments/test_deferment.py

@@ -1,32 +1,50 @@
-"""The PFS / MFS experiment (the CSS 600 term report): rows, determinism, workers, CLI, plots."""
+"""The PFS / MFS experiment (the CSS 600 term report): replicates, rows, claims, CLI, plots."""
 
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
 
 from schedlib.cli import main as cli
 from schedlib.errors import InvalidValueError
+from schedlib.experiments import frequency as experiment
+from schedlib.experiments.catalog import parse_options
+from schedlib.experiments.claims import claim_rows
 from schedlib.experiments.frequency import (
+    HYPOTHESIS,
     POOL,
-    QUICK_SHAPE,
-    WorkloadShape,
+    TINY_SHAPE,
+    Settings,
+    claims,
+    conjunction,
     make_workload,
-    plot_comparison,
-    plot_sweep,
     reproduce,
-    sweep,
+    run_one,
 )
-from schedlib.frequency import POLICIES, JobKind, simulate_pool
+from schedlib.frequency import POLICIES, JobKind, Readings, simulate_pool
+from schedlib.replicates import stream_seed
 from schedlib.testing.invariants import check_pool_run
 
-TINY = WorkloadShape(interactive=4, cpu_bound=3, horizon=40.0, cpu_work=(5.0, 15.0))
+TINY = Settings(
+    replicates=3,
+    shape=TINY_SHAPE,
+    readings=(Readings(), Readings("last-node", "literal", "local-mf")),
+    quanta=(1.0, 2.0),
+    max_mfs=(0, 4),
+    sweep_readings=(Readings(),),
+)
+
+
+@pytest.fixture(scope="module")
+def tiny_rows() -> list[dict[str, object]]:
+    return reproduce(TINY, workers=1)
 
 
 def test_the_workload_is_documented_and_reproducible() -> None:
-    jobs = make_workload(0)
+    jobs = make_workload(0, 0)
     interactive = [j for j in jobs if j.kind is JobKind.INTERACTIVE]
     cpu = [j for j in jobs if j.kind is JobKind.CPU_BOUND]
     assert (len(interactive), len(cpu)) == (40, 30)
@@ -36,100 +54,174 @@ def test_the_workload_is_documented_and_reproducible() -> None:
     assert [j.submit for j in jobs] == sorted(j.submit for j in jobs)
     morphing = [j for j in interactive if max(j.work) >= 10]
     assert 2 <= len(morphing) <= 16  # about one in five
-    assert make_workload(0) == jobs != make_workload(1)
+    assert make_workload(0, 0) == jobs != make_workload(0, 1)
     assert POOL[0].speed == 1 and max(n.speed for n in POOL) == POOL[-1].speed == 2
 
 
-def test_every_policy_passes_its_checkers_on_the_workload() -> None:
-    jobs = make_workload(4, QUICK_SHAPE)
+def test_two_seeds_share_no_replicate() -> None:
+    """`--seed 0` and `--seed 1` draw 40 replicates each: no workload, no tie stream twice."""
+    workloads = [make_workload(s, r, TINY_SHAPE) for s in (0, 1) for r in range(40)]
+    assert len(set(workloads)) == 80
+    ties = {stream_seed(s, r, "ties") for s in (0, 1) for r in range(40)}
+    assert len(ties) == 80
+
+
+@pytest.mark.parametrize("readings", Readings.every(), ids=lambda r: r.label)
+def test_every_policy_passes_every_checker_on_the_experiments_workload(readings: Readings) -> None:
+    """Float times (ms works, rates 0.5 to 1.5) on the pool of the experiment."""
+    jobs = make_workload(4, 0, experiment.WorkloadShape(interactive=12, cpu_bound=8, horizon=150))
     for policy in POLICIES:
-        check_pool_run(simulate_pool(jobs, POOL, policy=policy, quantum=1, seed=4), POOL)
+        record = simulate_pool(
+            jobs, POOL, policy=policy, quantum=1, max_mf=2, readings=readings, seed=4
+        )
+        check_pool_run(record, POOL)
 
 
-@pytest.mark.parametrize(
-    ("kwargs", "name"),
-    [
-        ({"interactive": -1}, "WorkloadShape.interactive"),
-        ({"bursts": (3, 2)}, "WorkloadShape.bursts"),
-        ({"cpu_work": (0.0, 5.0)}, "WorkloadShape.cpu_work"),
-    ],
-)
-def test_shape_is_validated(kwargs: dict[str, object], name: str) -> None:
-    with pytest.raises(InvalidValueError, match=name):
-        WorkloadShape(**kwargs)  # type: ignore[arg-type]
-
-
-def test_one_row_per_policy_and_seed_plus_one_aggregate() -> None:
-    rows = reproduce(seeds=2, shape=TINY, workers=1)
-    assert [(r["policy"], r["seed"]) for r in rows] == [
-        (p, s) for p in POLICIES for s in (0, 1, "mean")
+def test_rows_one_per_configuration_and_replicate_then_an_aggregate(
+    tiny_rows: list[dict[str, object]],
+) -> None:
+    compare = [r for r in tiny_rows if r["part"] == "compare"]
+    configs = [
+        ("pfs", "head-node/always/-"),
+        ("pfs", "last-node/literal/-"),
+        ("pfs+mfs", "head-node/always/availability"),
+        ("pfs+mfs", "last-node/literal/local-mf"),
+        ("round_robin", "-"),
+        ("fcfs", "-"),
     ]
-    for policy in POLICIES:
-        seeds = [r for r in rows if r["policy"] == policy and r["seed"] != "mean"]
-        mean = next(r for r in rows if r["policy"] == policy and r["seed"] == "mean")
-        assert mean["cpu_turnaround"] == pytest.approx(sum(r["cpu_turnaround"] for r in seeds) / 2)
-        assert mean["cpu_turnaround_sd"] >= 0
-    fcfs = [r for r in rows if r["policy"] == "fcfs"]
+    assert [(r["policy"], r["readings"], r["replicate"]) for r in compare] == [
+        (*c, r) for c in configs for r in (0, 1, 2, "mean")
+    ]
+    for policy, readings in configs:
+        mine = [r for r in compare if (r["policy"], r["readings"]) == (policy, readings)]
+        mean = mine[-1]
+        cpu = [float(r["cpu_turnaround"]) for r in mine[:-1]]  # type: ignore[arg-type]
+        assert mean["cpu_turnaround"] == pytest.approx(sum(cpu) / 3)
+        assert mean["replicates"] == 3 and mean["seed"] == 0
+    fcfs = [r for r in compare if r["policy"] == "fcfs"]
     assert all(r["preemptions"] == r["migrations"] == 0 for r in fcfs)
 
 
-def test_results_do_not_depend_on_the_number_of_workers() -> None:
-    assert reproduce(seeds=3, shape=TINY, workers=1) == reproduce(seeds=3, shape=TINY, workers=2)
-    small = {"seeds": 2, "shape": TINY, "quanta": (1.0,), "max_mfs": (0, 3)}
-    assert sweep(workers=1, **small) == sweep(workers=2, **small)  # type: ignore[arg-type]
+def test_a_row_is_its_runs_measures(tiny_rows: list[dict[str, object]]) -> None:
+    row = next(r for r in tiny_rows if r["policy"] == "pfs+mfs" and r["replicate"] == 1)
+    run = TINY.run("pfs+mfs", 1, Readings())
+    assert {k: row[k] for k in run_one(run)} == run_one(run)
 
 
-def test_sweep_compares_pfs_mfs_with_pfs_paired() -> None:
-    rows = sweep(seeds=2, shape=TINY, quanta=(1.0, 2.0), max_mfs=(0, 4), workers=1)
-    assert [(r["quantum"], r["max_mf"]) for r in rows] == [(1, 0), (1, 4), (2, 0), (2, 4)]
-    for row in rows:
-        assert row["policy"] == "pfs+mfs" and row["seed"] == "mean"
-        assert row["verdict"] in {"holds", "breaks", "unclear"}
-        change = 100 * (row["cpu_turnaround"] / row["pfs_cpu_turnaround"] - 1)
-        assert row["cpu_change_pct"] == pytest.approx(change)
-    assert rows[0]["banned"] > 0  # MAX_MF = 0: every job sent on is banned
-    with pytest.raises(InvalidValueError, match="quanta"):
-        sweep(seeds=1, shape=TINY, quanta=(), workers=1)
-
-
-def test_bad_parameters_are_refused_before_running() -> None:
-    with pytest.raises(InvalidValueError, match="seeds = 0"):
-        reproduce(seeds=0, shape=TINY)
-    with pytest.raises(InvalidValueError, match="policy = 'sjf'"):
-        reproduce(seeds=1, shape=TINY, policies=("sjf",))
-    with pytest.raises(InvalidValueError, match="max_preemption = 0"):
-        reproduce(seeds=1, shape=TINY, max_preemption=0, workers=1)
-
-
-def test_cli_json_has_one_record_per_policy_and_seed_or_aggregate(
-    capsys: pytest.CaptureFixture[str],
+def test_sweep_rows_are_judged_together_and_agree_with_their_estimates(
+    tiny_rows: list[dict[str, object]],
 ) -> None:
-    assert cli(["reproduce", "frequency", "--quick", "--seeds", "1", "--format", "json"]) == 0
+    sweep = [r for r in tiny_rows if r["part"] == "sweep"]
+    assert [(r["readings"], r["quantum"], r["max_mf"]) for r in sweep] == [
+        ("head-node/always/availability", q, m) for q in (1.0, 2.0) for m in (0, 4)
+    ]
+    for row in sweep:
+        parts = [row[f"{key}_verdict"] for key, *_ in HYPOTHESIS]
+        assert row["verdict"] == conjunction(parts)  # type: ignore[arg-type]
+        assert all(v in ("holds", "does not hold", "inconclusive") for v in parts)
+        assert row["banned"] >= 0  # type: ignore[operator]
+    zero = next(r for r in sweep if r["max_mf"] == 0 and r["quantum"] == 1.0)
+    assert zero["banned"] > 0  # type: ignore[operator]  # MAX_MF = 0: every job sent is banned
+
+
+def test_claims_of_no_rows_are_every_claim_not_run() -> None:
+    empty = claim_rows(claims([]))
+    assert len(empty) == 2 + 3 * len(Readings.every())
+    assert {r["verdict"] for r in empty} == {"not run"}
+    assert len({r["key"] for r in empty}) == len(empty)
+    assert set(experiment.QUICK_DIFFERS) <= {r["key"] for r in empty}
+
+
+def test_claims_are_judged_on_the_replicates(tiny_rows: list[dict[str, object]]) -> None:
+    judged = {r["key"]: r for r in claim_rows(claims(tiny_rows))}
+    assert judged["pfs-interactive-vs-batch"]["ours"].endswith("(n = 3)")
+    assert judged["mfs-cpu/head-node/always/availability"]["verdict"] != "not run"
+    assert judged["mfs-cpu/last-node/literal/local-mf"]["verdict"] != "not run"
+    assert judged["mfs-cpu/head-node/literal/availability"]["verdict"] == "not run"  # not in TINY
+    assert "3 replicates of seed 0" in judged["mfs-cpu/head-node/always/availability"]["data"]
+
+
+def test_results_do_not_depend_on_the_number_of_workers(
+    tiny_rows: list[dict[str, object]],
+) -> None:
+    def same(a: object, b: object) -> bool:
+        return a == b or (isinstance(a, float) and isinstance(b, float) and math.isnan(a + b))
+
+    other = reproduce(TINY, workers=2)
+    assert len(other) == len(tiny_rows)
+    for mine, theirs in zip(tiny_rows, other, strict=True):
+        assert mine.keys() == theirs.keys()
+        assert all(same(mine[k], theirs[k]) for k in mine)
+
+
+def test_bad_settings_are_refused_before_running() -> None:
+    with pytest.raises(InvalidValueError, match="replicates = 0"):
+        Settings(replicates=0)
+    with pytest.raises(InvalidValueError, match="max_preemption = 0"):
+        reproduce(Settings(replicates=1, shape=TINY_SHAPE, max_preemption=0), workers=1)
+    with pytest.raises(InvalidValueError, match="readings"):
+        reproduce(Settings(replicates=1, shape=TINY_SHAPE, readings=()), workers=1)
+    with pytest.raises(InvalidValueError, match="quanta"):
+        reproduce(Settings(replicates=1, shape=TINY_SHAPE, quanta=()), workers=1)
+
+
+def test_data_names_the_workload_the_replicates_and_the_sweep() -> None:
+    args = parse_options("frequency", {"quick": True})
+    experiment.apply_quick(args)
+    text = experiment.data(args)
+    assert "40 interactive and 30 CPU-bound jobs over 600 s" in text
+    assert "15 replicates (seed 0, replicates 0..14)" in text
+    assert "sweep over Q in {1} x MAX_MF in {0, 4}" in text
+
+
+def test_cli_json_has_every_row(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [
+        "reproduce",
+        "frequency",
+        "--replicates",
+        "2",
+        "--readings",
+        "head-node/always/availability",
+    ]
+    argv += ["--sweep-readings", "none", "--workers", "1", "--format", "json"]
+    assert cli(argv) == 0
     records = json.loads(capsys.readouterr().out)
-    assert [(r["policy"], r["seed"]) for r in records] == [
-        (p, s) for p in POLICIES for s in (0, "mean")
+    assert [(r["policy"], r["replicate"]) for r in records] == [
+        (p, r) for p in ("pfs", "pfs+mfs", "round_robin", "fcfs") for r in (0, 1, "mean")
     ]
 
 
-def test_cli_sweep_csv_and_table(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["reproduce", "frequency", "--quick", "--seeds", "1", "--sweep", "--quanta", "1"]
-    assert cli([*args, "--max-mfs", "0,2", "--format", "csv"]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("policy,seed,quantum,max_mf,") and len(lines) == 2
-    assert cli([*args, "--max-mfs", "2"]) == 0
-    assert "verdict" in capsys.readouterr().out
+def test_cli_table_shows_the_sweep_the_aggregates_and_the_claims(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = [
+        "reproduce",
+        "frequency",
+        "--replicates",
+        "2",
+        "--readings",
+        "head-node/always/availability",
+    ]
+    argv += ["--quanta", "1", "--max-mfs", "0", "--workers", "1"]
+    assert cli(argv) == 0
+    out = capsys.readouterr().out
+    assert "cpu_change_pct" in out and "verdict" in out and "rule:" in out
+    assert "pfs-interactive-vs-batch" not in out  # keys are for machines; the text is shown
+    assert "Hypothesis" in out
 
 
 @pytest.mark.parametrize(
     ("option", "message"),
     [
-        (["--seeds", "0"], "seeds = 0"),
+        (["--replicates", "0"], "replicates = 0"),
         (["--quantum", "0"], "PfsParameters.quantum = 0.0"),
         (["--grace", "0.5"], "PfsParameters.grace = 0.5"),
         (["--max-mf", "-1"], "MfsParameters.max_mf = -1"),
         (["--kc", "-1"], "MigrationCost.communication = -1.0"),
         (["--morph-share", "2"], "--morph-share = 2.0"),
-        (["--sweep", "--max-mfs", "1,x"], "--max-mfs = '1,x'"),
+        (["--max-mfs", "1,x"], "--max-mfs = '1,x'"),
+        (["--readings", "head/always/availability"], "--readings = 'head/always/availability'"),
+        (["--sweep-readings", "head-node/always"], "--sweep-readings = 'head-node/always'"),
         (["--workers", "0"], "workers = 0"),
     ],
 )
@@ -141,11 +233,12 @@ def test_cli_bad_input_is_one_line_and_exit_2(
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
 
 
-def test_plots(tmp_path: Path) -> None:
+def test_figures(tiny_rows: list[dict[str, object]], tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
-    rows = reproduce(seeds=2, shape=TINY, workers=1)
-    plot_comparison(rows, str(tmp_path / "bars.png"))
-    grid = sweep(seeds=2, shape=TINY, quanta=(1.0, 2.0), max_mfs=(0, 2), workers=1)
-    plot_sweep(grid, str(tmp_path / "grid.png"))
-    for name in ("bars.png", "grid.png"):
+    for name, draw in experiment.figures().items():
+        if "last_node" in name:
+            with pytest.raises(InvalidValueError, match="no sweep under this reading"):
+                draw(tiny_rows, str(tmp_path / name))
+            continue
+        draw(tiny_rows, str(tmp_path / name))
         assert (tmp_path / name).read_bytes()[:4] == b"\x89PNG"

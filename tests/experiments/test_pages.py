@@ -19,7 +19,7 @@ from schedlib.experiments.documented import differing_claims
 from schedlib.experiments.pages import common_sections, fill, quick_document, sections
 
 PAGES = Path(__file__).resolve().parents[2] / "docs" / "reproductions"
-PENDING: set[str] = {"pgs", "preemptive", "deferment", "frequency", "multisite"}
+PENDING: set[str] = {"preemptive", "multisite"}
 """Reproductions whose page is not generated yet (emptied as each one moves over)."""
 GENERATED = [name for name in REPRODUCTIONS if name not in PENDING]
 

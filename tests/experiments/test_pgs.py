@@ -1,14 +1,20 @@
-"""The reproduction of Verboven et al. (2008) §4 (Table 2) and its command line."""
+"""The reproduction of Verboven et al. (2008) §4 (Table 2): readings, claims, command line."""
 
 from __future__ import annotations
 
 import json
+import random
+from typing import Any
 
+import attrs
 import pytest
 
+from schedlib.availability.patterns import DELAY_RESOLUTION
 from schedlib.cli import main as cli
 from schedlib.errors import InvalidValueError
 from schedlib.experiments import pgs
+from schedlib.experiments.claims import claim_rows
+from schedlib.replicates import stream_seed
 
 
 @pytest.mark.parametrize(
@@ -22,9 +28,13 @@ def test_job_sets_hold_482_minutes_of_work(number: int, count: int, longest: flo
     assert runtimes == sorted(runtimes) and runtimes[-1] == longest
     assert [j.id for j in jobs] == list(range(count))
     assert all(j.submit == 0 and j.estimate == j.runtime for j in jobs)
-    shuffled = pgs.job_set(number, "shuffled", seed=1)
+    shuffled = pgs.job_set(number, "shuffled", random.Random(1))
     assert sorted(j.runtime for j in shuffled) == runtimes
-    assert shuffled == pgs.job_set(number, "shuffled", seed=1) != pgs.job_set(number, "shuffled")
+    assert shuffled == pgs.job_set(number, "shuffled", random.Random(1))
+    assert shuffled != pgs.job_set(number, "shuffled", random.Random(2))
+    sweeps = [j.runtime for j in pgs.job_set(number, "sweeps")]
+    copies = count // 240
+    assert sweeps == [runtimes[i] for i in range(0, count, copies)] * copies
 
 
 def test_lower_bound_is_60_minutes_15_seconds() -> None:
@@ -36,26 +46,40 @@ def test_bad_experiment_inputs() -> None:
         pgs.job_set(4)
     with pytest.raises(InvalidValueError, match="order"):
         pgs.job_set(1, "random")
+    with pytest.raises(InvalidValueError, match="rng"):
+        pgs.job_set(1, "shuffled")
     with pytest.raises(InvalidValueError, match="scenario"):
         pgs.reproduce(scenarios=(5,))
     with pytest.raises(InvalidValueError, match="runs"):
         pgs.reproduce(runs=0)
+    with pytest.raises(InvalidValueError, match="reading = 'nothing'"):
+        pgs.reproduce(compare=["nothing"])
+    with pytest.raises(InvalidValueError, match=r"Reading\.overhead = -1"):
+        pgs.Reading(overhead=-1)
+    with pytest.raises(InvalidValueError, match=r"Reading\.phases = 'late'"):
+        pgs.Reading(phases="late")
+    with pytest.raises(InvalidValueError, match="phases"):
+        pgs.paper_resources(True, (0.0,))
 
 
 def test_resources_follow_table_1() -> None:
     resources = pgs.paper_resources()
     assert [r.planned.uptime(0) for r in resources] == [84, 117, 163, 228, 318, 443, 619, 864]
     assert all(r.planned.downtime(0) == 1 and r.restart.mean == 0.2 for r in resources)
+    assert all(r.phase == 0 for r in resources)
     assert all(r.planned.longest_uptime == float("inf") for r in pgs.paper_resources(False))
+    phases = pgs.draw_phases(random.Random(3))
+    assert all(p / DELAY_RESOLUTION == int(p / DELAY_RESOLUTION) for p in phases)
+    assert [r.phase for r in pgs.paper_resources(True, phases)] == list(phases)
 
 
 def test_scenario_0_reaches_the_lower_bound_and_pgs_never_fails() -> None:
     rows = pgs.reproduce(runs=2, scenarios=(0, 3), workers=1)
-    by = {(r["scenario"], r["scheduler"]): r for r in rows}
+    by = {(r["scenario"], r["scheduler"]): r for r in rows if "replicate" not in r}
     assert set(by) == {(0, "pgs"), (0, "fcfs"), (3, "pgs"), (3, "fcfs")}
     for scheduler in ("pgs", "fcfs"):
         zero = by[(0, scheduler)]
-        assert zero["runs"] == 1 and zero["failures"] == 0  # no randomness, no restart
+        assert zero["runs"] == 2 and zero["failures"] == 0 and zero["stdev"] == 0
         assert pgs.LOWER_BOUND_MINUTES <= zero["makespan_minutes"] < 61
     assert by[(3, "pgs")]["failures"] == by[(3, "pgs")]["wasted_seconds"] == 0
     assert by[(3, "fcfs")]["failures"] > 0 and by[(3, "fcfs")]["wasted_seconds"] > 0
@@ -65,13 +89,137 @@ def test_scenario_0_reaches_the_lower_bound_and_pgs_never_fails() -> None:
     difference = by[(3, "pgs")]["difference_percent"]
     assert difference == by[(3, "fcfs")]["difference_percent"] > 0
     assert all(r["abandoned"] == r["unschedulable"] == 0 for r in rows)
+    replicates = [r for r in rows if "replicate" in r]
+    assert len(replicates) == 2 * 2 * 2 and all(r["main"] for r in rows)
+    assert {r["replicate"] for r in replicates} == {0, 1}
+    fcfs_3 = [
+        r["makespan_minutes"] for r in replicates if r["scenario"] == 3 and r["scheduler"] == "fcfs"
+    ]
+    assert len(set(fcfs_3)) == 2  # each replicate draws its own restarts
+
+
+def test_two_seeds_share_no_replicate() -> None:
+    """`--seed 0` and `--seed 1` draw different restarts, phases and orders in every replicate."""
+    reading = pgs.Reading(order="shuffled", phases="random")
+    drawn = [
+        pgs.replicate_inputs(reading, 1, seed, replicate)
+        for seed in (0, 1)
+        for replicate in range(10)
+    ]
+    restarts = [restart for _, _, restart in drawn]
+    phases = [tuple(r.phase for r in resources) for _, resources, _ in drawn]
+    orders = [tuple(j.runtime for j in jobs) for jobs, _, _ in drawn]
+    for values in (restarts, phases, orders):
+        assert len(set(values)) == len(drawn)
+    assert restarts[0] == stream_seed(0, 0, "restarts")
+    # and the runs themselves: the restart delays differ between the two seeds
+    rows = {s: pgs.reproduce(runs=2, seed=s, scenarios=(1,), workers=1) for s in (0, 1)}
+    spans = {s: {r["makespan_minutes"] for r in rows[s] if r.get("replicate") is not None}
+             for s in (0, 1)}  # fmt: skip
+    assert not spans[0] & spans[1]
+
+
+def test_the_same_replicate_gives_both_schedulers_and_every_reading_the_same_draws() -> None:
+    paper = pgs.replicate_inputs(pgs.READINGS["phases"], 2, 5, 3)
+    implied = pgs.replicate_inputs(pgs.READINGS["implied"], 2, 5, 3)
+    assert paper[1] == implied[1] and paper[2] == implied[2]
+    assert [j.runtime - 1.375 for j in implied[0]] == [j.runtime for j in pgs.job_set(2, "sweeps")]
+
+
+@pytest.mark.parametrize(
+    ("reading", "scenario", "scheduler", "simpler"),
+    [
+        (pgs.Reading(order="sweeps"), 3, "pgs", pgs.Reading()),
+        (pgs.Reading(phases="random"), 0, "fcfs", pgs.Reading()),
+        (pgs.Reading(overhead=1.375, overhead_known=True), 2, "fcfs", pgs.Reading(overhead=1.375)),
+    ],
+)
+def test_runs_simulated_once_are_the_same_runs(
+    reading: pgs.Reading, scenario: int, scheduler: str, simpler: pgs.Reading
+) -> None:
+    assert pgs._effective(reading, scenario, scheduler) == simpler
+    item = (scenario, scheduler, reading, 7, 1, 2, "rejoined")
+    assert pgs.run_once(item) == pgs.run_once((scenario, scheduler, simpler, 7, 1, 2, "rejoined"))
+    kept = pgs._effective(reading, 1, "pgs")
+    assert kept == reading  # elsewhere each rule keeps the reading as it is
+
+
+def test_the_implied_overhead_gives_the_papers_scenario_0() -> None:
+    rows = pgs.reproduce(runs=1, scenarios=(0,), reading=pgs.READINGS["overhead"], workers=1)
+    for r in rows:
+        if "replicate" not in r:
+            paper = pgs.PAPER_TABLE_2[(0, r["scheduler"])][0]
+            assert abs(r["makespan_minutes"] - paper) < 0.1 if r["scheduler"] == "fcfs" else True
+            assert r["makespan_minutes"] > 63
+
+
+def test_an_unknown_overhead_makes_pgs_fail_and_a_known_one_does_not() -> None:
+    unknown = pgs.run_once((1, "pgs", pgs.READINGS["overhead"], 0, 0, 2, "rejoined"))
+    known = pgs.run_once((1, "pgs", pgs.READINGS["overhead-known"], 0, 0, 2, "rejoined"))
+    assert unknown["failures"] > 0 and known["failures"] == 0
+
+
+def test_paper_margins_come_from_table_2() -> None:
+    margins = [pgs.paper_margin(s) for s in (1, 2, 3)]
+    assert margins == sorted(margins)
+    assert 0.8 < margins[0] < 0.9 and 2.9 < margins[2] < 3.0
+
+
+def _rows(gains: dict[int, list[float]], **changes: Any) -> list[dict[str, Any]]:
+    """Fabricated replicate rows: PGS takes 100 min, FCFS 100 (1 + gain / 100)."""
+    rows = []
+    for s, values in gains.items():
+        for r, gain in enumerate(values):
+            for k, minutes in (("pgs", 100.0), ("fcfs", 100.0 * (1 + gain / 100))):
+                failures = 0 if k == "pgs" or s == 0 else 100 + s
+                rows.append({"scenario": s, "scheduler": k, "reading": "paper", "main": True,
+                             "replicate": r, "makespan_minutes": minutes, "failures": failures,
+                             "wasted_seconds": failures * 10.0 * s, **changes})  # fmt: skip
+    return rows
+
+
+def test_claims_follow_the_rows() -> None:
+    assert all(c.estimate is None for c in pgs.claims([]))
+    assert {c["verdict"] for c in claim_rows(pgs.claims([]))} == {"not run"}
+    near = {0: [0.0] * 6, 1: [13.0, 13.6] * 3, 2: [27.0, 28.0] * 3, 3: [38.0, 39.2] * 3}
+    verdicts = {c["key"]: c["verdict"] for c in claim_rows(pgs.claims(_rows(near)))}
+    assert set(verdicts.values()) == {"holds"}, verdicts
+    assert list(verdicts) == [c.key for c in pgs.claims([])]
+    small = {0: [0.0] * 6, 1: [0.6, 0.8] * 3, 2: [2.7, 2.9] * 3, 3: [10.0, 12.0] * 3}
+    verdicts = {c["key"]: c["verdict"] for c in claim_rows(pgs.claims(_rows(small)))}
+    assert [k for k, v in verdicts.items() if v != "holds"] == ["size-1", "size-2", "size-3"]
+    assert {verdicts[k] for k in ("size-1", "size-2", "size-3")} == {"does not hold"}
+    # a claim whose scenario is missing is not run
+    partial = claim_rows(pgs.claims(_rows({0: [0.0, 0.0]})))
+    assert [c["key"] for c in partial if c["verdict"] != "not run"] == [
+        "sd-small", "overhead-same", "lower-bound"
+    ]  # fmt: skip
+
+
+def test_claims_are_judged_on_the_chosen_reading() -> None:
+    good = {0: [0.0] * 4, 1: [1.0, 1.2] * 2, 2: [3.0, 3.2] * 2, 3: [10.0, 10.4] * 2}
+    worse = {0: [0.0] * 4, 1: [1.0, 1.2] * 2, 2: [-3.0, -3.2] * 2, 3: [10.0, 10.4] * 2}
+    rows = _rows(good) + _rows(worse, reading="other", main=False)
+    main = {c["key"]: c["verdict"] for c in claim_rows(pgs.claims(rows))}
+    other = {c["key"]: c["verdict"] for c in claim_rows(pgs.claims(rows, reading="other"))}
+    assert main["more-efficient"] == "holds" and other["more-efficient"] == "does not hold"
+
+
+def test_a_wide_spread_breaks_the_standard_deviation_claim() -> None:
+    rows = _rows({1: [1.0, 1.1] * 4, 2: [3.0, 3.1] * 4, 3: [9.0] * 8})
+    for r in rows:  # FCFS in scenario 3 swings by ±20 % from replicate to replicate
+        if r["scenario"] == 3 and r["scheduler"] == "fcfs":
+            r["makespan_minutes"] *= 0.8 if r["replicate"] % 2 else 1.2
+    sd = next(c for c in claim_rows(pgs.claims(rows)) if c["key"] == "sd-small")
+    assert sd["verdict"] == "does not hold"
+    assert "scenario 3, FCFS" in sd["data"] and "sample standard deviation 21" in sd["ours"]
 
 
 def test_cli_json_has_one_record_per_scenario_and_scheduler(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
     image = tmp_path / "pgs.png"
     code = cli(
-        ["reproduce", "pgs", "--runs", "1", "--workers", "1", "--format", "json",
-         "--plot", str(image)]
+        ["reproduce", "pgs", "--runs", "2", "--readings", "none", "--workers", "1",
+         "--format", "json", "--plot", str(image)]
     )  # fmt: skip
     assert code == 0
     records = json.loads(capsys.readouterr().out)
@@ -79,13 +227,24 @@ def test_cli_json_has_one_record_per_scenario_and_scheduler(capsys, tmp_path) ->
         (s, p) for s in range(4) for p in ("pgs", "fcfs")
     ]
     for r in records:
-        assert {"makespan_minutes", "failures", "wasted_seconds", "runs"} <= set(r)
-        assert r["lower_bound_minutes"] == 60.25
-    # The paper's claims: PGS never worse beyond noise, advantage grows with job length.
+        assert {"makespan_minutes", "failures", "wasted_seconds", "runs", "reading"} <= set(r)
+        assert r["lower_bound_minutes"] == 60.25 and r["reading"] == "paper"
     pgs_rows = {r["scenario"]: r for r in records if r["scheduler"] == "pgs"}
     differences = [pgs_rows[s]["difference_percent"] for s in (1, 2, 3)]
     assert differences == sorted(differences) and differences[0] > 0
     assert image.stat().st_size > 0
+
+
+def test_cli_runs_a_chosen_reading_and_judges_it(capsys) -> None:  # type: ignore[no-untyped-def]
+    argv = ["reproduce", "pgs", "--runs", "2", "--readings", "none", "--workers", "1",
+            "--order", "sweeps", "--overhead", "1.375", "--overhead-known",
+            "--phases", "random"]  # fmt: skip
+    assert cli([*argv, "--format", "json"]) == 0
+    records = json.loads(capsys.readouterr().out)
+    assert {r["reading"] for r in records} == {"implied"}
+    assert cli([*argv, "--claims"]) == 0
+    out = capsys.readouterr().out
+    assert "implied reading" in out and "10. " in out
 
 
 def test_cli_rejects_bad_options(capsys) -> None:  # type: ignore[no-untyped-def]
@@ -93,5 +252,29 @@ def test_cli_rejects_bad_options(capsys) -> None:  # type: ignore[no-untyped-def
     assert "runs = 0: must be >= 1" in capsys.readouterr().err
     assert cli(["reproduce", "pgs", "--queue-length", "0", "--runs", "1"]) == 2
     assert "queue_length = 0" in capsys.readouterr().err
+    assert cli(["reproduce", "pgs", "--overhead", "-1", "--runs", "1"]) == 2
+    assert "--overhead = -1" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         cli(["reproduce", "pgs", "--order", "sorted"])
+
+
+def test_readings_are_named_and_distinct() -> None:
+    assert pgs.READINGS["paper"] == pgs.PAPER_READING == pgs.Reading()
+    assert len(set(pgs.READINGS.values())) == len(pgs.READINGS)
+    assert pgs.reading_name(attrs.evolve(pgs.PAPER_READING, phases="random")) == "phases"
+
+
+def test_every_scenario_claims_fail_when_one_scenario_breaks_them() -> None:
+    base = {1: [1.0, 1.2] * 3, 2: [3.0, 3.2] * 3, 3: [10.0, 10.4] * 3}
+    rows = _rows(base)
+    for r in rows:  # scenario 2: PGS fails more often than FCFS, and FCFS loses less per failure
+        if r["scenario"] == 2 and r["scheduler"] == "pgs":
+            r["failures"] = 500
+        if r["scheduler"] == "fcfs" and r["scenario"]:
+            r["failures"] = {1: 100, 2: 300, 3: 900}[r["scenario"]]
+            r["wasted_seconds"] = r["failures"] * {1: 30.0, 2: 20.0, 3: 10.0}[r["scenario"]]
+    verdicts = {c["key"]: c["verdict"] for c in claim_rows(pgs.claims(rows))}
+    assert verdicts["failures-more-frequent"] == "does not hold"
+    # the work lost in all grows (3000, 6000, 9000 s), but not the work lost per failure
+    assert verdicts["lost-work-grows"] == "does not hold"
+    assert verdicts["more-efficient"] == verdicts["grows-with-length"] == "holds"

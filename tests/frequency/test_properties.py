@@ -175,7 +175,6 @@ def check_pf(record: RunRecord, case: Case) -> None:
         record,
         max_preemption=kw["max_preemption"],
         sending_nodes=(0,) if policy == "pfs" else range(len(case[1])),
-        max_mf=kw["max_mf"] if policy == "pfs+mfs" else None,
     )
 
 
@@ -219,9 +218,9 @@ def test_mf_checker_fails_with_an_off_by_one_limit() -> None:
     def condition(case: Case) -> None:
         rules = rules_of(case, "pfs+mfs")
 
-        def late(job: QueuedJob, current: int, loads: Sequence[Any]) -> Any:
+        def late(job: QueuedJob, current: int, loads: Sequence[Any], local: Any) -> Any:
             return mfs_dispatch(
-                job._replace(mf=job.mf - 1), current, loads, max_mf=case[2]["max_mf"]
+                job._replace(mf=job.mf - 1), current, loads, local, max_mf=case[2]["max_mf"]
             )
 
         check_migration_limits(

@@ -7,6 +7,7 @@ with two explicit queues (the report's unpreempted and preempted queues).
 from __future__ import annotations
 
 import heapq
+import random
 from collections import deque
 from typing import Any
 
@@ -15,22 +16,27 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from schedlib.engine import simulate
 from schedlib.errors import InvalidValueError, SimulationStuckError
 from schedlib.frequency import (
+    MfsParameters,
     MigrationCost,
     PoolJob,
+    PoolModel,
     PoolNode,
     QueuedJob,
+    Readings,
     Slice,
     SliceEnd,
     event_budget,
     pool_rules,
     simulate_pool,
+    simulation,
 )
 from schedlib.frequency.pfs import PfsParameters
 from schedlib.model import EventKind, RunRecord
 from schedlib.testing.invariants import check_pool_run
-from schedlib.testing.strategies import pool_jobs, pool_settings
+from schedlib.testing.strategies import pool_jobs, pool_settings, pools
 
 
 def log(record: RunRecord, *kinds: str) -> list[tuple[Any, ...]]:
@@ -148,8 +154,11 @@ def test_the_record_says_how_it_was_made() -> None:
         "grace": 1.1,
         "max_mf": 2,
         "max_preemption": 3,
+        "mfs": "availability",
+        "next_burst": "head-node",
         "policy": "pfs",
         "quantum": 2,
+        "remote_queue": "always",
     }
 
 
@@ -232,20 +241,64 @@ def test_the_literal_pseudo_code_livelocks_and_the_budget_stops_it(policy: str) 
     pool = [PoolNode(), PoolNode(2)]
     with pytest.raises(SimulationStuckError) as error:
         simulate_pool(jobs, pool, policy=rules, quantum=1)
-    assert f"event budget of {event_budget(jobs, pool, 1)} spent" in str(error.value)
+    # E_max = 8 + (4 + 4 * ceil(2.5 / 1)) + 2 * (4 + 4 * ceil(0.5 / 1)) on r_min = 1
+    assert event_budget(jobs, pool, 1) == 8 + 16 + 2 * 8
+    assert "event budget of 40 spent" in str(error.value)
     assert set(error.value.jobs) == {1, 2}
 
 
+def proof_bound(jobs: tuple[PoolJob, ...], pool: list[PoolNode], quantum: float) -> int:
+    """E_max of the termination proof, counted out: a burst of work w is preempted fewer than
+    P times, P the least n with n Q r_min >= w; it then has at most P slices, P - 1 landings
+    and one arrival, each asking for at most one pass (4 P events; the formula allows 4 + 4 P
+    per burst and 8 more)."""
+    slowest = min(node.rate for node in pool)
+    total = 8
+    for job in jobs:
+        for work in job.work:
+            preemptions = 0
+            while preemptions * quantum * slowest < work:
+                preemptions += 1
+            total += 4 + 4 * preemptions  # the documented E_max, slack included
+    return total
+
+
+def handled_events(
+    jobs: tuple[PoolJob, ...], pool: list[PoolNode], policy: str, readings: Readings, **kw: Any
+) -> int:
+    """The events the engine handles in a run (passes included)."""
+    pfs = PfsParameters(kw["quantum"], grace=kw["grace"], max_preemption=kw["max_preemption"])
+    rules = pool_rules(policy, pfs, MfsParameters(kw["max_mf"]), kw["cost"], readings)
+    model = PoolModel(jobs, pool, rules, kw["seed"])
+    state, arrivals = model.initial()
+    return simulate(model, state, arrivals, guard=False).events
+
+
 @settings(max_examples=100)
-@given(pool_jobs(max_jobs=5), st.lists(st.sampled_from([0.5, 1.0, 2.0]), min_size=1, max_size=3))
-def test_the_budget_is_never_reached_by_the_named_policies(
-    jobs: tuple[PoolJob, ...], speeds: list[float]
+@given(
+    pool_jobs(max_jobs=5, float_times=True),
+    st.lists(st.sampled_from([0.5, 0.75, 1.0, 2.5]), min_size=1, max_size=3),
+    st.sampled_from([0.7, 1.0, 1.3]),
+)
+def test_the_budget_is_the_proofs_bound_rounded_up(
+    jobs: tuple[PoolJob, ...], speeds: list[float], quantum: float
 ) -> None:
+    """`event_budget` counts ceil(w / (Q r_min)) preemption rounds per burst: rounding down
+    (or any other count) gives another number on works that are not whole multiples."""
     pool = [PoolNode(s) for s in speeds]
+    assert event_budget(jobs, pool, quantum) == proof_bound(jobs, pool, quantum)
+
+
+@settings(max_examples=60)
+@given(pool_jobs(max_jobs=5), pool_settings(quanta=(1,), max_preemptions=(1,), max_mfs=(1, 4)))
+def test_the_budget_is_never_reached_by_the_named_policies(
+    jobs: tuple[PoolJob, ...], kw: dict[str, Any]
+) -> None:
+    pool = [PoolNode(0.5), PoolNode(1), PoolNode(2)]
     for policy in ("pfs", "pfs+mfs", "round_robin", "fcfs"):
-        record = simulate_pool(jobs, pool, policy=policy, quantum=1, max_preemption=1, max_mf=1)
-        handled = len(record.events)  # >= 1 log entry per handled non-pass event
-        assert handled <= event_budget(jobs, pool, 1)
+        for readings in (Readings(), Readings("last-node", "literal", "local-mf")):
+            handled = handled_events(jobs, pool, policy, readings, **kw)
+            assert handled <= event_budget(jobs, pool, kw["quantum"]), (policy, readings)
 
 
 def test_a_stream_of_short_jobs_starves_a_preempted_job_while_it_lasts() -> None:
@@ -334,3 +387,27 @@ def test_one_node_matches_the_plain_two_queue_loop(
         if e.kind is EventKind.COMPLETE and e.task is not None
     }
     assert got == plain_one_node(jobs, speed, policy, s)
+
+
+@settings(max_examples=60)
+@given(pools(max_remote=3, max_jobs=7), st.sampled_from(Readings.every()))
+def test_the_lazily_seeded_pass_generator_draws_what_an_eager_one_draws(
+    case: tuple[Any, Any, dict[str, Any]], readings: Readings
+) -> None:
+    """A pass seeds its tie-breaking generator only when a rule draws from it: the records
+    are those of a generator seeded at the start of every pass, bit for bit."""
+    jobs, nodes, kw = case
+    lazy = simulate_pool(jobs, nodes, policy="pfs+mfs", readings=readings, **kw)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(simulation, "_PassRandom", random.Random)
+        eager = simulate_pool(jobs, nodes, policy="pfs+mfs", readings=readings, **kw)
+    assert lazy.events == eager.events
+
+
+def test_the_lazy_generator_is_random_random_of_its_key() -> None:
+    lazy, eager = simulation._PassRandom("7:3"), random.Random("7:3")
+    assert [lazy.randrange(5) for _ in range(20)] == [eager.randrange(5) for _ in range(20)]
+    assert lazy.getstate() == eager.getstate()
+    lazy.seed(1)
+    eager.seed(1)
+    assert lazy.random() == eager.random()

@@ -21,6 +21,7 @@ from schedlib.results.export import (
     _event_objects,
     _values,
     job_rows,
+    run_metadata,
     write_csv,
     write_json,
     write_outcomes_csv,
@@ -70,11 +71,11 @@ def outcomes(draw: st.DrawFn) -> JobOutcome:
     )
 
 
-def _by_csv_writer(rows: list[JobOutcome], name: str) -> str:
+def _by_csv_writer(rows: list[JobOutcome], name: str, metadata: str = "") -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(BATSIM_COLUMNS + EXTRA_COLUMNS)
-    writer.writerows(_values(o, name) for o in rows)
+    writer.writerows(_values(o, name, metadata) for o in rows)
     return out.getvalue()
 
 
@@ -93,12 +94,15 @@ NAMES = st.one_of(st.just("SDSC-SP2"), HOSTILE.filter(bool))
     'na,"me',
 )
 def test_rows_are_csv_writer_bytes(rows: list[JobOutcome], name: str) -> None:
-    expected = _by_csv_writer(rows, name)
+    # the hostile name is also the run's algorithm, written in every row's metadata
+    expected = _by_csv_writer(rows, name, run_metadata(4, name))
     whole = io.StringIO()
-    write_csv(RunRecord("easy", (), 4, (), rows), whole, workload_name=name)
+    write_csv(RunRecord(name, (), 4, (), rows), whole, workload_name=name)
     assert whole.getvalue() == expected
     streamed = io.StringIO()
-    passed = list(write_outcomes_csv(iter(rows), streamed, workload_name=name))
+    passed = list(
+        write_outcomes_csv(iter(rows), streamed, workload_name=name, metadata=run_metadata(4, name))
+    )
     assert passed == rows
     assert streamed.getvalue() == expected
 
@@ -111,7 +115,7 @@ def test_each_special_character_alone_is_written_as_csv_does(special: str, where
     rows = [JobOutcome(1, 0, 9, None, FinalState.REJECTED, reason, None, None, 0, (), 0, 0, 0)]
     out = io.StringIO()
     write_csv(RunRecord("easy", (), 4, (), rows), out, workload_name=name)
-    assert out.getvalue() == _by_csv_writer(rows, name)
+    assert out.getvalue() == _by_csv_writer(rows, name, "capacity=4 algorithm=easy")
 
 
 def test_rows_read_back_with_hostile_reasons() -> None:
@@ -133,7 +137,7 @@ def test_many_rows_are_written_by_chunks_in_order() -> None:
     ]
     out = io.StringIO()
     write_csv(RunRecord("easy", (), 8, (), rows), out, workload_name="w")
-    assert out.getvalue() == _by_csv_writer(rows, "w")
+    assert out.getvalue() == _by_csv_writer(rows, "w", run_metadata(8, "easy"))
 
 
 def _by_json_module(record: RunRecord, name: str, events: bool) -> str:

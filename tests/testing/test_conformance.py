@@ -42,6 +42,7 @@ from schedlib.testing import (
     parametrize_with_checks,
 )
 from schedlib.testing.conformance import CHECKS, checks_for
+from schedlib.testing.conformance.backfill import check_bounded_wait
 
 EXAMPLES = 25  # per check; the broken variants are found well within it (derandomized)
 
@@ -166,7 +167,21 @@ def past_the_limit(jobs: list[Job], cluster: Cluster) -> RunRecord:
     return RunRecord.from_log("long", jobs, record.events, capacity=cluster.processors)
 
 
+def greedy(snapshot: Snapshot) -> Decision:
+    """First fit without a reservation: start every waiting job that fits, in queue order.
+    Never idle while a job fits, every job eventually starts on a finite input -- and a wide
+    job waits for as long as narrower ones keep arriving."""
+    free, started, positions = snapshot.free, [], []
+    for i, job in enumerate(snapshot.queue):
+        if job.procs <= free:
+            started.append(job)
+            positions.append(i)
+            free -= job.procs
+    return Decision(tuple(started), tuple(positions))
+
+
 BROKEN = [
+    Candidate(greedy, "backfill", ["no-starvation"], expected_failures=["no-starvation"]),
     Candidate(impatient, "backfill", ["easy-head"], expected_failures=["easy-head"]),
     Candidate(first_processors, "backfill", expected_failures=["capacity"]),
     Candidate(crowding, "backfill", expected_failures=["capacity"]),
@@ -421,3 +436,162 @@ def test_importing_needs_no_hypothesis() -> None:
         """
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# ------------------------------------------------------------------------- no starvation
+
+
+@pytest.mark.parametrize("policy", ["fcfs", "easy", "conservative", "greedy"])
+def test_a_wide_jobs_start_stays_bounded_as_later_arrivals_grow_except_under_greedy(
+    policy: str,
+) -> None:
+    """A job as wide as the machine, then ever longer streams of narrow jobs, each arriving
+    before the previous one ends: under FCFS, EASY and conservative backfilling the wide
+    job's start does not move; under greedy first fit it moves with the stream's end."""
+    cluster = Cluster(4)
+    head = [Job(1, 0, 2, 10, 10)]
+    wide = Job(2, 1, 4, 10, 10)
+    starts = []
+    for count in (10, 20, 40, 80):
+        stream = [Job(3 + i, 2 + 2 * i, 1, 5, 5) for i in range(count)]
+        decide = greedy if policy == "greedy" else None
+        record = schedule(
+            [*head, wide, *stream], cluster, policy="easy" if decide else policy, decide=decide
+        )
+        starts.append(next(o.start for o in record.outcomes if o.job == 2))
+    if policy == "greedy":
+        assert starts == sorted(starts) and starts[-1] - starts[0] >= 2 * 70
+    else:
+        assert starts == [10, 10, 10, 10]
+
+
+def test_conservative_may_leave_the_machine_empty_before_a_reservation_without_starving() -> None:
+    """Jobs 1 and 2 end early at t=3; compression in queue order cannot move the wide job 3
+    before job 4's reservation [4, 6), jobs 4 and 5 move to 3 and end at 5 as planned, and
+    nothing ends early at 5: job 3 waits on an empty machine until its reservation at 6.
+    Under pyss's event order the schedule is compressed at every end, so job 3 starts at 5.
+    Bounded wait holds under both."""
+    jobs = [Job(1, 0, 1, 4, 3), Job(2, 0, 1, 6, 3), Job(3, 0, 2, 2, 2)]
+    jobs += [Job(i, i - 3, 1, 2, 2) for i in range(4, 12)]
+    for conventions, third in (("instant", 6), ("pyss", 5)):
+        record = schedule(jobs, Cluster(2), policy="conservative", conventions=conventions)
+        start = {o.job: o.start for o in record.outcomes}
+        assert (start[3], start[4], start[5]) == (third, 3, 3)
+        check_bounded_wait(record)
+
+
+def test_no_starvation_fails_on_greedy_and_names_the_starved_job() -> None:
+    with pytest.raises(
+        ConformanceError, match=r"check 'no-starvation' failed.*later than its bound"
+    ):
+        check_scheduler(
+            greedy,
+            "backfill",
+            guarantees=["no-starvation"],
+            checks=["no-starvation"],
+            max_examples=20,
+        )
+
+
+@pytest.mark.parametrize(
+    ("scheduler", "form"),
+    [(easy, None), (conservative, "plan"), (fcfs, None), (easy_schedule, None)],
+)
+def test_no_starvation_holds_for_easy_conservative_and_fcfs(scheduler: Any, form: Any) -> None:
+    check_scheduler(
+        scheduler,
+        "backfill",
+        guarantees=["no-starvation"],
+        form=form,
+        checks=["no-starvation"],
+        max_examples=40,
+    )
+
+
+# ------------------------------------------------------------ printed counterexamples run
+
+
+def greedy_starts(jobs: list[Job], cluster: Cluster) -> tuple[Any, ...]:
+    """Greedy first fit as a plain scheduler returning `(starts, ends)` only."""
+    record = schedule(jobs, cluster, policy="easy", decide=greedy)
+    done = [o for o in record.outcomes if o.start is not None]
+    return {o.job: o.start for o in done}, {o.job: o.end for o in done}
+
+
+FORMS = [
+    *((c, name) for c in BROKEN for name in sorted(c.expected_failures)),
+    (Candidate(greedy_starts, "backfill", ["easy-head"]), "easy-head"),  # a tuple of two
+    *((c, name) for c in BROKEN_FAMILIES for name in sorted(c.expected_failures)),
+]
+
+
+@pytest.mark.parametrize(("candidate", "check"), FORMS, ids=[f"{c.name}-{n}" for c, n in FORMS])
+def test_the_printed_counterexample_runs_and_fails_the_same_way(
+    candidate: Candidate, check: str
+) -> None:
+    """Every scheduler form of every family (decision functions, planners, `(jobs, cluster)`
+    schedulers returning a record or a tuple, policy names, selection functions), and every
+    kind of check (one run, two runs, clairvoyance): the printed code, with the scheduler
+    bound to the name it uses, raises an AssertionError that starts like the reported one (or,
+    for a scheduler that crashed, the same exception)."""
+    from schedlib.testing.conformance.core import reproduction_label
+
+    with pytest.raises(ConformanceError) as info:
+        check_scheduler(candidate, checks=[check], max_examples=EXAMPLES * 4, shrink=False)
+    error = info.value
+    code = textwrap.dedent(error.reproduction)
+    compile(code, "<counterexample>", "exec")  # valid Python as printed
+    namespace: dict[str, Any] = {}
+    if not isinstance(candidate.scheduler, str):
+        namespace[reproduction_label(candidate)] = candidate.scheduler
+    with pytest.raises(Exception) as again:
+        exec(code, namespace)
+    if error.reason.startswith("the scheduler raised "):  # a crash is printed as a crash
+        assert error.reason == f"the scheduler raised {type(again.value).__name__}: {again.value}"
+    else:
+        assert isinstance(again.value, AssertionError)
+        if check not in ("determinism", "non-clairvoyant"):
+            assert str(again.value)[:25] == error.reason[:25]
+
+
+def test_a_failed_check_in_pytest_shows_the_message_not_the_suites_frames(tmp_path: Path) -> None:
+    """One failing check, run by pytest in a subprocess, both ways a user writes it: the report
+    is the test's own line and the message (with its counterexample), no frame of schedlib's
+    suite nor of hypothesis."""
+    (tmp_path / "test_mine.py").write_text(
+        textwrap.dedent(
+            """
+            from schedlib.backfill import Decision
+            from schedlib.testing import check_scheduler, parametrize_with_checks
+
+            def greedy(snapshot):
+                free, started, positions = snapshot.free, [], []
+                for i, job in enumerate(snapshot.queue):
+                    if job.procs <= free:
+                        started.append(job)
+                        positions.append(i)
+                        free -= job.procs
+                return Decision(tuple(started), tuple(positions))
+
+            @parametrize_with_checks([greedy], "backfill", guarantees=["easy-head"])
+            def test_each(scheduler, check):
+                check(scheduler)
+
+            def test_direct():
+                check_scheduler(greedy, "backfill", guarantees=["easy-head"], checks=["easy-head"])
+            """
+        )
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "easy or direct"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    report = done.stdout
+    assert done.returncode == 1 and "2 failed" in report
+    failures = report.split("= FAILURES =")[1].split("short test summary")[0]
+    assert failures.count("check 'easy-head' failed for scheduler greedy") == 2
+    assert "schedlib/testing" not in failures and "hypothesis" not in failures
+    assert len(failures.splitlines()) < 60  # about 25 a failure, most of it the counterexample

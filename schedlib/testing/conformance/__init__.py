@@ -212,14 +212,27 @@ def check_scheduler(
                     "checks", name, f"applies to this scheduler only: {', '.join(sorted(known))}"
                 )
         chosen = tuple(c for c in chosen if c.name in wanted)
+    __tracebackhide__ = True  # pytest shows the caller's line and the message, not the suite
     for check in chosen:
-        run_check(
+        _run_without_suite_frames(
             candidate,
             check,
             max_examples=DEFAULT_MAX_EXAMPLES if max_examples is None else max_examples,
             seed=seed,
             shrink=shrink,
         )
+
+
+def _run_without_suite_frames(
+    candidate: Candidate, check: Check, *, max_examples: int, seed: int | None, shrink: bool
+) -> None:
+    """Run one check; a `ConformanceError` is raised from here, without the frames of the
+    suite and of hypothesis beneath (its message holds all there is to know)."""
+    __tracebackhide__ = True
+    try:
+        run_check(candidate, check, max_examples=max_examples, seed=seed, shrink=shrink)
+    except ConformanceError as error:
+        raise error.with_traceback(None) from None
 
 
 class _CheckOne:
@@ -234,7 +247,8 @@ class _CheckOne:
         self.shrink = shrink
 
     def __call__(self, candidate: Candidate) -> None:
-        run_check(
+        __tracebackhide__ = True
+        _run_without_suite_frames(
             candidate,
             self.check,
             max_examples=DEFAULT_MAX_EXAMPLES if self.max_examples is None else self.max_examples,

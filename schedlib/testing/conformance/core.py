@@ -316,8 +316,7 @@ def run_check(
     family = family_of(candidate.family)
     form = candidate.resolved_form()
     run = family.runner(form, candidate.scheduler, candidate.options)
-    # How the printed reproduction names the scheduler: a policy name as a string literal.
-    label = repr(candidate.scheduler) if isinstance(candidate.scheduler, str) else candidate.name
+    label = reproduction_label(candidate)
 
     def prop(instance: Any) -> None:
         try:
@@ -361,6 +360,27 @@ def run_check(
         raise ConformanceError(
             check.name, candidate.name, f"{reason}: {found.reason}", found.instance, source
         ) from None
+
+
+def reproduction_label(candidate: Candidate) -> str:
+    """How the printed counterexample names the scheduler: a policy name as a string literal,
+    else the candidate's name if it is a Python name, else the function's, else `scheduler`
+    (bind your scheduler to that name before running the printed code).
+
+    Examples
+    --------
+    >>> from schedlib.backfill import easy
+    >>> [reproduction_label(Candidate(s, "backfill", name=n))
+    ...  for s, n in (("easy", "easy"), (easy, "my_easy"), (easy, "easy-variant"))]
+    ["'easy'", 'my_easy', 'easy']
+    """
+    if isinstance(candidate.scheduler, str):
+        return repr(candidate.scheduler)
+    function = getattr(candidate.scheduler, "__name__", "")
+    for label in (candidate.name, function):
+        if isinstance(label, str) and label.isidentifier() and label != "<lambda>":
+            return label
+    return "scheduler"
 
 
 def _violation_in(error: BaseException) -> Violation | None:

@@ -372,7 +372,10 @@ PREEMPTION = _family(
             "formula (alpha > 0)",
             BALA + " §5.1",
             _on(_record, _no_starvation),
-            snippet=_source(
+            snippet="assert record.parameter('alpha') > 0, (\n"
+            "    f\"alpha = {record.parameter('alpha')}: with no weight on waiting time no wait is "
+            'bounded"\n)\n'
+            + _source(
                 "check_no_starvation",
                 "record, nodes, alpha=record.parameter('alpha'), beta=record.parameter('beta'), "
                 "delta=record.parameter('delta'), overhead=record.parameter('overhead')",

@@ -11,7 +11,8 @@ Two levels:
   [`check_within_uptime`][schedlib.testing.invariants.check_within_uptime],
   [`check_no_failures`][schedlib.testing.invariants.check_no_failures],
   [`check_unschedulable_reported`][schedlib.testing.invariants.check_unschedulable_reported],
-  [`check_failures_handled`][schedlib.testing.invariants.check_failures_handled].
+  [`check_failures_handled`][schedlib.testing.invariants.check_failures_handled],
+  [`check_no_instant_failures`][schedlib.testing.invariants.check_no_instant_failures].
   Use them with the common checkers (`check_every_job_accounted`,
   `check_lifecycle`, `check_capacity`).
 
@@ -47,6 +48,7 @@ __all__ = [
     "check_failures_handled",
     "check_mapping_decision",
     "check_no_failures",
+    "check_no_instant_failures",
     "check_queue_order",
     "check_time_left",
     "check_unschedulable_reported",
@@ -221,6 +223,47 @@ def check_no_failures(record: RunRecord) -> None:
         )
 
 
+def check_no_instant_failures(record: RunRecord) -> None:
+    """No failure lasts 0 s: no job starts on a resource at the instant it goes down.
+
+    Every `FAIL` closes an execution segment that began strictly before it.
+    A job started at the very instant its resource goes down would "fail"
+    without running at all, and be counted as a failure and a restart: the
+    model must leave it queued, to return to the scheduler with the rest of
+    the queue.
+
+    Parameters
+    ----------
+    record
+        A volatile-grid run.
+
+    Raises
+    ------
+    AssertionError
+        Naming the job, the resource and the instant.
+
+    Examples
+    --------
+    >>> from schedlib.model import EventKind as K
+    >>> log = [JobEvent(0, 1, K.SUBMIT), JobEvent(0, 1, K.START, (0,)),
+    ...        JobEvent(0, 1, K.FAIL, (0,))]
+    >>> check_no_instant_failures(RunRecord.from_log("x", [], log, capacity=1))
+    Traceback (most recent call last):
+    ...
+    AssertionError: job 1 starts on resource 0 at t=0 and fails at that instant (a 0 s failure)
+    """
+    for seg in execution_segments(record):
+        if seg.closed_by is EventKind.FAIL and not seg.start < seg.end:
+            raise AssertionError(
+                f"job {seg.job} starts on resource {_where_place(seg.place)} at t={seg.start} "
+                "and fails at that instant (a 0 s failure)"
+            )
+
+
+def _where_place(place: ProcessorSet) -> str:
+    return str(place[0]) if len(place) == 1 else str(list(place))
+
+
 def check_unschedulable_reported(record: RunRecord, longest_uptime: Time) -> None:
     """Jobs longer than every uptime end `UNSCHEDULABLE`, never assigned; no other job does.
 
@@ -274,8 +317,10 @@ def check_failures_handled(
 
     - every execution segment and every stay in a resource's queue (from
       `ASSIGN` to `START` or `RETURN`) lies within one up period of that
-      resource (a job may start at the very instant its resource goes down,
-      and then fails at once);
+      resource (a job that started at the very instant its resource went
+      down would pass here:
+      [`check_no_instant_failures`][schedlib.testing.invariants.check_no_instant_failures]
+      reports it);
     - a `FAIL` or `RETURN` on $r$ happens exactly when an up period of $r$
       ends, and a segment closed by `FAIL` ends at the end of the period it
       started in; a `COMPLETE` never comes after it;

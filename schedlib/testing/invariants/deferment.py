@@ -27,7 +27,7 @@ AssertionError: job 2 (submitted t=1, size 5, finished t=7.0) overtakes job 1 (.
 from __future__ import annotations
 
 import math
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Sequence
 from typing import Any
 
@@ -41,6 +41,8 @@ __all__ = [
     "check_deferment_respected",
     "check_idle_processors_served",
     "check_no_overtaking",
+    "check_originals_before_replicas",
+    "check_processors_served_in_idle_order",
     "check_replicas_cancelled",
     "check_same_completions",
     "check_tasks_complete_once",
@@ -257,6 +259,22 @@ def check_work_matches_speeds(
             )
 
 
+def _deferred(jobs: Sequence[JobProgress], progress: JobProgress, bound: int | None) -> bool:
+    """Whether task deferment with bound `bound` (`None`: none) holds back `progress`'s next task.
+
+    C1 and C2 of Mine et al. (2007) §4 restated independently of
+    [`must_defer`][schedlib.deferment.selection.must_defer] (a reference check).
+    """
+    if bound is None:
+        return False
+    c1 = progress.unallocated <= bound
+    c2 = any(
+        other.job.submit < progress.job.submit and other.job.size < progress.job.size
+        for other in jobs
+    )
+    return c1 and c2
+
+
 def check_deferment_respected(view: GridView, selection: Selection, bound: int) -> None:
     """A scheduler's decision never allocates a task that task deferment defers.
 
@@ -292,13 +310,7 @@ def check_deferment_respected(view: GridView, selection: Selection, bound: int) 
         assert index is not None, f"{allocation} names a job that is not in the view"
         progress = jobs[index]
         if allocation.task == progress.allocated:
-            # C1 and C2 restated independently of schedlib.deferment.selection (a reference check)
-            c1 = progress.unallocated <= bound
-            c2 = any(
-                other.job.submit < progress.job.submit and other.job.size < progress.job.size
-                for other in jobs
-            )
-            assert not (c1 and c2), (
+            assert not _deferred(jobs, progress, bound), (
                 f"{allocation} at t={view.now}: job {allocation.job} has "
                 f"{progress.unallocated} unallocated task(s) <= B = {bound} (C1) and an "
                 "earlier, smaller job is unfinished (C2): the task must be deferred"
@@ -374,3 +386,119 @@ def check_idle_processors_served(
                 f"t={view.now}: processor {idle[0]} stays idle although job {progress.job.id}'s "
                 f"running task {progress.running[0]} could get a replica"
             )
+
+
+def check_originals_before_replicas(
+    view: GridView, selection: Selection, *, bound: int | None = None
+) -> None:
+    """No replica goes out while an original could: originals of every job come first.
+
+    The [`ORIGINALS_FIRST`][schedlib.deferment.selection.ReplicaOrder] reading of
+    Mine et al. (2007) §4-§5.2 (the library's default): a pass hands idle processors
+    the originals of every job before any replica. The decision's allocations
+    are replayed on `view` in order; when one is a replica (a task the job has
+    already allocated), no job may then have an unallocated task that task
+    deferment does not hold back (C1 and C2 with bound `bound`, restated
+    here; `None`: the standard algorithm, which holds none back).
+
+    Parameters
+    ----------
+    view
+        The snapshot the scheduler was given.
+    selection
+        Its decision.
+    bound
+        The scheduler's task deferment bound $B \\ge 1$, or `None`.
+
+    Raises
+    ------
+    AssertionError
+        Naming the replica and the job whose original could have gone out.
+
+    Examples
+    --------
+    >>> from schedlib.deferment.desktopgrid import TaskJob
+    >>> from schedlib.deferment.selection import Allocation, JobProgress, Selection
+    >>> running = JobProgress(TaskJob(1, 0, (4,)), allocated=1, running=(0,), cursor=0)
+    >>> view = GridView(0, (running, JobProgress(TaskJob(2, 0, (1,)))), idle=(1,))
+    >>> check_originals_before_replicas(view, Selection((Allocation(1, 2, 0),)))
+    >>> check_originals_before_replicas(view, Selection((Allocation(1, 1, 0, True),)))
+    Traceback (most recent call last):
+    ...
+    AssertionError: t=0: processor 1 gets a replica of job 1 task 0 while job 2's task 0 could ...
+    """
+    jobs: list[JobProgress] = list(view.jobs)
+    for allocation in selection.allocations:
+        index = next((i for i, p in enumerate(jobs) if p.job.id == allocation.job), None)
+        assert index is not None, f"{allocation} names a job that is not in the view"
+        progress = jobs[index]
+        if allocation.task < progress.allocated:
+            waiting = next(
+                (p for p in jobs if p.unallocated and not _deferred(jobs, p, bound)), None
+            )
+            if waiting is not None:
+                raise AssertionError(
+                    f"t={view.now}: processor {allocation.processor} gets a replica of job "
+                    f"{allocation.job} task {allocation.task} while job {waiting.job.id}'s task "
+                    f"{waiting.allocated} could go out"
+                )
+        jobs[index] = progress.allocate(allocation.task)
+
+
+def check_processors_served_in_idle_order(record: RunRecord) -> None:
+    """Idle processors are served in the order they became idle (the task farm's tie rule).
+
+    [`TaskFarm`][schedlib.deferment.farm.TaskFarm] hands the scheduler its idle
+    processors in the order they became idle, and
+    [`select_tasks`][schedlib.deferment.selection.select_tasks] serves them in
+    that order (the pull model of desktop grids). Replayed on the log: every
+    processor is idle at the start, by increasing id; a completing instance
+    frees its processor, then the instances it cancels free theirs, by
+    increasing id, at the same instant; every `START` must take the processor
+    idle the longest.
+
+    Parameters
+    ----------
+    record
+        A run of [`run_grid`][schedlib.deferment.farm.run_grid] (`capacity` is the
+        number of processors).
+
+    Raises
+    ------
+    AssertionError
+        Naming the start that took another processor, or cancellations out of
+        order.
+
+    Examples
+    --------
+    >>> from schedlib.deferment.selection import fifo
+    >>> from schedlib.deferment.desktopgrid import Processor, SpeedHistory, TaskJob
+    >>> from schedlib.deferment.farm import run_grid
+    >>> grid = [Processor(1, SpeedHistory.constant(1))] * 3
+    >>> check_processors_served_in_idle_order(run_grid([TaskJob(1, 0, (2, 1))], grid, fifo()))
+    """
+    queue: deque[int] = deque(range(record.capacity))
+    completed: tuple[Time, JobId, int] | None = None
+    last_cancelled = -1
+    for e in record.events:
+        if e.task is None or not e.place:
+            continue
+        (processor,) = e.place
+        if e.kind is EventKind.START:
+            assert queue and queue[0] == processor, (
+                f"t={e.time}: job {e.job} task {e.task} starts on processor {processor}, "
+                f"but processor {queue[0] if queue else None} has been idle longer "
+                f"(idle, longest first: {list(queue)})"
+            )
+            queue.popleft()
+        elif e.kind is EventKind.COMPLETE:
+            queue.append(processor)
+            completed, last_cancelled = (e.time, e.job, e.task), -1
+        elif e.kind is EventKind.CANCEL and e.detail != "horizon":
+            assert completed == (e.time, e.job, e.task) and processor > last_cancelled, (
+                f"t={e.time}: job {e.job} task {e.task} cancelled on processor {processor} "
+                "out of order (the completing instance's processor first, then the "
+                "cancelled ones by increasing id)"
+            )
+            queue.append(processor)
+            last_cancelled = processor

@@ -22,6 +22,9 @@ burst-level `ASSIGN` / `START` / `PREEMPT` / `COMPLETE` / `MIGRATE` with
 | jobs done within their first quantum never migrate | `check_short_bursts_stay` |
 | the wait bound of round-robin order (PFS, plain round robin) | `check_round_robin_wait` |
 | the wait bound of highest-$MF$-first order (MFS) | `check_priority_wait` |
+| placements, next bursts, remote-queue decisions, given the loads | `check_pool_decisions` |
+| the remote queue emptied each instant, FIFO or highest $MF$ first | `check_dispatch_order` |
+| each node starts the job its order picks (PFS, FIFO, MFS) | `check_start_order` |
 
 [`check_pool_run`][schedlib.testing.invariants.check_pool_run] runs every one
 that applies to a record of `simulate_pool`, reading the parameters from the
@@ -48,31 +51,44 @@ AssertionError: job 2 waited 8.0 s on node 0 from t=1 (R=1, A=0), more than g*Q*
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Any
 
 import attrs
 
+from schedlib.errors import InvalidValueError
+from schedlib.frequency.policies import Readings
 from schedlib.frequency.pool import HEAD
 from schedlib.frequency.simulation import (
     BANNED_DETAIL,
     LANDED_DETAIL,
+    NEXT_BURST_DETAIL,
     REMOTE_DETAIL,
+    STAYS_DETAIL,
+    SUBMITTED_DETAIL,
+    UNPREEMPTED_DETAIL,
     detail_count,
 )
 from schedlib.model import EventKind, JobEvent, JobId, RunRecord, Time
 from schedlib.testing.invariants.common import execution_segments
 
 __all__ = [
+    "POOL_ORDERS",
+    "PoolReplay",
     "WaitSpell",
     "check_bursts_complete",
+    "check_dispatch_order",
     "check_migration_limits",
+    "check_pool_decisions",
     "check_pool_run",
     "check_preemption_counts",
     "check_priority_wait",
     "check_round_robin_wait",
     "check_short_bursts_stay",
+    "check_start_order",
     "check_work_conserved",
+    "expected_dispatch",
+    "replay_pool",
     "wait_spells",
 ]
 
@@ -186,19 +202,25 @@ def check_work_conserved(
     assert not in_transit, f"jobs {sorted(in_transit)} migrated and never landed"
 
 
-def _banned_from(record: RunRecord, max_mf: int) -> dict[JobId, int]:
-    """Per job, the log position from which it is banned (the remote-queue entry with MF >= max)."""
-    mf: dict[JobId, int] = {}
+def _is_stay(e: JobEvent) -> bool:
+    """Whether `e` is the `ASSIGN` of a remote-queue job that stays on its node."""
+    return e.kind is EventKind.ASSIGN and e.detail.startswith(STAYS_DETAIL)
+
+
+def _is_dispatch(e: JobEvent) -> bool:
+    """Whether `e` dispatches a job of the remote queue (it migrates, or it stays)."""
+    return e.kind is EventKind.MIGRATE or _is_stay(e)
+
+
+def _marked_banned(e: JobEvent) -> bool:
+    return _is_dispatch(e) and BANNED_DETAIL in e.detail.split("; ")
+
+
+def _banned_from(record: RunRecord) -> dict[JobId, int]:
+    """Per job, the log position of its ban: its first dispatch marked `banned`."""
     banned: dict[JobId, int] = {}
     for n, e in enumerate(record.events):
-        if e.kind is EventKind.MIGRATE:
-            mf[e.job] = mf.get(e.job, 0) + 1
-        elif (
-            e.kind is EventKind.PREEMPT
-            and REMOTE_DETAIL in e.detail
-            and mf.get(e.job, 0) >= max_mf
-            and e.job not in banned
-        ):
+        if e.job not in banned and _marked_banned(e):
             banned[e.job] = n
     return banned
 
@@ -208,7 +230,6 @@ def check_preemption_counts(
     *,
     max_preemption: int,
     sending_nodes: Collection[int] = (),
-    max_mf: int | None = None,
 ) -> None:
     """$PF$ counts preemptions since its last reset, is 0 after completion, sends at the limit.
 
@@ -222,8 +243,7 @@ def check_preemption_counts(
       `MAX_PREEMPTION`;
     - on `sending_nodes`, a job that is not banned is sent exactly when its
       count reaches `MAX_PREEMPTION` (so it never exceeds it there). A job
-      is banned from its first remote-queue entry with $MF \\ge$ `max_mf`
-      (`max_mf=None`: no job is banned).
+      is banned from its first dispatch marked `banned`.
 
     Parameters
     ----------
@@ -234,15 +254,13 @@ def check_preemption_counts(
     sending_nodes
         Nodes that send jobs to the remote queue (PFS: the head node; PFS+MFS:
         every node).
-    max_mf
-        `MAX_MF` of a PFS+MFS run, else `None`.
 
     Raises
     ------
     AssertionError
         Naming the job, the entry and the count expected.
     """
-    banned = _banned_from(record, max_mf) if max_mf is not None else {}
+    banned = _banned_from(record)
     pf: dict[JobId, int] = {}
     pending: dict[JobId, bool] = {}  # in the remote queue: reset at the next pass
     for n, e in enumerate(record.events):
@@ -287,11 +305,11 @@ def check_migration_limits(record: RunRecord, nodes: Sequence[Any], *, max_mf: i
     - every `MIGRATE` logs `MF=m`, and $m \\le$ `MAX_MF` $+ 1$;
     - a `MIGRATE` is marked `banned` exactly when the job had $m - 1 \\ge$
       `MAX_MF` before it, and then goes to a fastest remote node (highest
-      speed);
-    - a job is banned from its first remote-queue entry with
-      $MF \\ge$ `MAX_MF` (whether it moves to the fastest node or is already
-      there): after that it never enters the remote queue again, and its
-      only migration is the ban move at that same instant.
+      speed); a job that stays is marked `banned` only with $m \\ge$
+      `MAX_MF`;
+    - a job is banned from its first dispatch marked `banned` (a move to
+      the fastest node, or a stay on it): after that it never enters the
+      remote queue again and never migrates.
 
     Parameters
     ----------
@@ -308,13 +326,17 @@ def check_migration_limits(record: RunRecord, nodes: Sequence[Any], *, max_mf: i
         Naming the job and the offending migration.
     """
     fastest = max((node.speed for node in nodes[HEAD + 1 :]), default=None)
-    banned = _banned_from(record, max_mf)
+    banned = _banned_from(record)
     mf: dict[JobId, int] = {}
     for n, e in enumerate(record.events):
         since = banned.get(e.job)
         if e.kind is EventKind.PREEMPT and REMOTE_DETAIL in e.detail:
             assert since is None or since >= n, (
                 f"job {e.job}, banned at entry {since}, enters the remote queue again at t={e.time}"
+            )
+        if _is_stay(e) and _marked_banned(e):
+            assert mf.get(e.job, 0) >= max_mf, (
+                f"job {e.job} is banned at t={e.time} with MF={mf.get(e.job, 0)} < MAX_MF={max_mf}"
             )
         if e.kind is not EventKind.MIGRATE:
             continue
@@ -341,10 +363,9 @@ def check_migration_limits(record: RunRecord, nodes: Sequence[Any], *, max_mf: i
             )
         if since is not None and since < n:
             entry = record.events[since]
-            assert marked and e.time == entry.time, (
+            raise AssertionError(
                 f"job {e.job}, banned at t={entry.time}, migrates again at t={e.time}"
             )
-            banned[e.job] = n  # the ban move itself is the last one allowed
 
 
 def check_short_bursts_stay(
@@ -493,6 +514,8 @@ def wait_spells(record: RunRecord, pool: Sequence[Any] | None = None) -> list[Wa
 
     for e in record.events:
         kind = e.kind
+        if _is_stay(e):
+            continue  # back in its node's queue, within the spell its preemption opened
         if kind is EventKind.ASSIGN:
             v = e.place[0]
             if burst.get(e.job) != e.task:
@@ -681,16 +704,410 @@ def check_priority_wait(
         )
 
 
+@attrs.define
+class PoolReplay:
+    r"""The pool's state rebuilt from a run's log alone, entry by entry.
+
+    [`replay_pool`][schedlib.testing.invariants.frequency.replay_pool] yields each log
+    entry with this state *before* the entry is applied: what the scheduler
+    knew when it made the decision the entry records. Nothing is read from
+    the model; the state follows the log as
+    [`simulate_pool`][schedlib.frequency.simulation.simulate_pool] documents it.
+
+    Attributes
+    ----------
+    resident
+        Per node, the jobs on it or travelling to it: $n_i$ of the load
+        $A_i = a_i / (n_i + 1)$. A submission or next burst adds its job to
+        its node; a completed burst removes it; a migration moves it at once
+        from its node to its target (a landing adds nothing).
+    waiting
+        Per node, `(job, preempted)` of its waiting jobs, in queue order.
+    remote
+        The remote queue, in the order jobs entered it.
+    node, home, last
+        Per job: the node it is on (or travelling to); the node its
+        submission joined; the node its last completed burst ended on.
+    mf
+        Per job, its migrations so far.
+    """
+
+    resident: list[int]
+    waiting: list[list[tuple[JobId, bool]]]
+    remote: list[JobId] = attrs.field(factory=list)
+    node: dict[JobId, int] = attrs.field(factory=dict)
+    home: dict[JobId, int] = attrs.field(factory=dict)
+    last: dict[JobId, int] = attrs.field(factory=dict)
+    mf: dict[JobId, int] = attrs.field(factory=dict)
+
+    def local(self, v: int) -> tuple[int, int]:
+        """`(unpreempted, preempted)` waiting on node `v`."""
+        fresh = sum(1 for _, preempted in self.waiting[v] if not preempted)
+        return fresh, len(self.waiting[v]) - fresh
+
+    def apply(self, e: JobEvent) -> None:
+        """Apply one log entry."""
+        j = e.job
+        if e.kind is EventKind.ASSIGN:
+            v = e.place[0]
+            preempted = False
+            if _is_stay(e):
+                if j in self.remote:
+                    self.remote.remove(j)
+                preempted = UNPREEMPTED_DETAIL not in e.detail.split("; ")
+            elif e.detail != LANDED_DETAIL:
+                self.resident[v] += 1
+                self.node[j] = v
+                if e.detail == SUBMITTED_DETAIL:
+                    self.home[j] = v
+            self.waiting[v].append((j, preempted))
+        elif e.kind is EventKind.START:
+            queue = self.waiting[e.place[0]]
+            at = next((i for i, (x, _) in enumerate(queue) if x == j), None)
+            if at is not None:
+                del queue[at]
+        elif e.kind is EventKind.PREEMPT:
+            if REMOTE_DETAIL in e.detail:
+                self.remote.append(j)
+            else:
+                self.waiting[e.place[0]].append((j, True))
+        elif e.kind is EventKind.COMPLETE and e.task is not None:
+            self.resident[e.place[0]] -= 1
+            self.last[j] = e.place[0]
+        elif e.kind is EventKind.MIGRATE:
+            if j in self.remote:
+                self.remote.remove(j)
+            here = self.node.get(j)
+            if here is not None:
+                self.resident[here] -= 1
+            self.resident[e.place[0]] += 1
+            self.node[j] = e.place[0]
+            self.mf[j] = self.mf.get(j, 0) + 1
+
+
+def replay_pool(record: RunRecord, size: int) -> Iterator[tuple[JobEvent, PoolReplay]]:
+    """Each log entry of a pool run, with the pool's state just before it.
+
+    Parameters
+    ----------
+    record
+        A run of `simulate_pool`.
+    size
+        The number of nodes.
+
+    Yields
+    ------
+    tuple of JobEvent and PoolReplay
+        The entry and the state before it (one object, updated in place after
+        each yield: read it before asking for the next entry).
+
+    Notes
+    -----
+    Complexity: $O(e \\cdot w)$ for $e$ log entries and at most $w$ jobs
+    waiting on a node or in the remote queue.
+
+    Examples
+    --------
+    >>> from schedlib.frequency import PoolJob, PoolNode, simulate_pool
+    >>> jobs = [PoolJob.cpu_bound(1, 0, 3), PoolJob.cpu_bound(2, 0, 3)]
+    >>> record = simulate_pool(jobs, [PoolNode(), PoolNode()], quantum=1, max_preemption=1)
+    >>> [(e.kind.value, e.job, list(state.resident)) for e, state in replay_pool(record, 2)][3:6]
+    [('assign', 2, [1, 0]), ('start', 1, [2, 0]), ('preempt', 1, [2, 0])]
+    """
+    state = PoolReplay([0] * size, [[] for _ in range(size)])
+    for e in record.events:
+        yield e, state
+        state.apply(e)
+
+
+def _most_available(
+    candidates: Iterable[int], nodes: Sequence[Any], resident: Sequence[int]
+) -> int | None:
+    """Highest $a / (n + 1)$, then highest speed, then lowest index (an independent oracle)."""
+    ranked = sorted(
+        candidates,
+        key=lambda v: (-(nodes[v].availability / (resident[v] + 1)), -nodes[v].speed, v),
+    )
+    return ranked[0] if ranked else None
+
+
+def _fastest(candidates: Iterable[int], nodes: Sequence[Any]) -> int | None:
+    ranked = sorted(candidates, key=lambda v: (-nodes[v].speed, -nodes[v].availability, v))
+    return ranked[0] if ranked else None
+
+
+def _loads(nodes: Sequence[Any], resident: Sequence[int], on: Iterable[int]) -> str:
+    def one(v: int) -> str:
+        a, n = nodes[v].availability, resident[v]
+        return f"node {v}: a={a}, n={n}, A={a / (n + 1):.4g}"
+
+    return ", ".join(one(v) for v in on)
+
+
+def expected_dispatch(
+    state: PoolReplay,
+    job: JobId,
+    nodes: Sequence[Any],
+    *,
+    policy: str,
+    readings: Readings,
+    max_mf: int,
+) -> tuple[int | None, bool, bool]:
+    r"""`(target or None, banned, unpreempted)`: the report's decision for a remote-queue job.
+
+    An oracle written apart from the library's rules, from the policy and
+    readings alone (see the algorithm page): under the literal remote-queue
+    reading a job migrates only when its node's unpreempted and preempted
+    queues both hold other jobs, else it stays (unpreempted when both are
+    empty); under `pfs` it goes to the most available remote node other
+    than its own; under `pfs+mfs`, with `local-mf` a job on a remote node
+    with $MF \le$ `MAX_MF` stays; a job with $MF \ge$ `MAX_MF` goes to the
+    fastest remote node, banned (stays, banned, if it is there); otherwise it
+    goes to the most available remote node other than its own — from a
+    remote node only if that node offers strictly more than $a_c / n_c$.
+
+    Parameters
+    ----------
+    state
+        The pool's state at the dispatch
+        ([`replay_pool`][schedlib.testing.invariants.frequency.replay_pool]).
+    job
+        The job dispatched.
+    nodes
+        The pool.
+    policy
+        `"pfs"` or `"pfs+mfs"`.
+    readings
+        The readings ([`Readings`][schedlib.frequency.policies.Readings]).
+    max_mf
+        `MAX_MF`.
+    """
+    here = state.node[job]
+    mf = state.mf.get(job, 0)
+    remotes = list(range(HEAD + 1, len(nodes)))
+    if readings.remote_queue == "literal":
+        fresh, preempted = state.local(here)
+        if not (fresh and preempted):
+            return None, False, fresh == 0 and preempted == 0
+    if policy == "pfs+mfs":
+        if readings.mfs == "local-mf" and here != HEAD and mf <= max_mf:
+            return None, False, False
+        if mf >= max_mf:
+            fastest = _fastest(remotes, nodes)
+            return (None if fastest in (None, here) else fastest), True, False
+    target = _most_available([v for v in remotes if v != here], nodes, state.resident)
+    if target is not None and policy == "pfs+mfs" and here != HEAD:
+        there = nodes[target].availability / (state.resident[target] + 1)
+        if not there > nodes[here].availability / state.resident[here]:
+            target = None
+    return target, False, False
+
+
+def check_pool_decisions(record: RunRecord, nodes: Sequence[Any]) -> None:
+    r"""Every placement decision of a named policy is the report's, given the actual loads.
+
+    Rebuilds the pool's loads from the log
+    ([`replay_pool`][schedlib.testing.invariants.frequency.replay_pool]) and checks, at
+    the instant of each decision, with the policy and readings of the
+    record's parameters:
+
+    - **submission**: under `pfs` and `pfs+mfs` a job joins the head node;
+      under the baselines the node of the whole pool with the highest
+      $A_i = a_i / (n_i + 1)$ (ties: faster, then lower index);
+    - **next burst**: on the node the job's submission joined (`head-node`)
+      or the node its last burst ended on (`last-node`);
+    - **remote queue** (every migration, and every job that stays): the
+      decision of [`expected_dispatch`][schedlib.testing.invariants.frequency.expected_dispatch]
+      — in particular a migration goes to the most available node given the
+      loads at that instant, jobs already sent at the same instant counted on
+      their targets.
+
+    Parameters
+    ----------
+    record
+        A run of a named policy (`pfs`, `pfs+mfs`, `round_robin`, `fcfs`).
+    nodes
+        The pool.
+
+    Raises
+    ------
+    AssertionError
+        Naming the job, the decision, the expected one and the loads.
+    InvalidValueError
+        If the record's policy is not a named one.
+    """
+    policy = record.parameter("policy")
+    if policy not in ("pfs", "pfs+mfs", "round_robin", "fcfs"):
+        raise InvalidValueError(
+            "policy", policy, "check_pool_decisions knows the named policies only"
+        )
+    readings = Readings(
+        record.parameter("next_burst", "head-node"),
+        record.parameter("remote_queue", "always"),
+        record.parameter("mfs", "availability"),
+    )
+    max_mf = record.parameter("max_mf")
+    everyone = range(len(nodes))
+    for e, state in replay_pool(record, len(nodes)):
+        if e.kind is EventKind.ASSIGN and e.detail == SUBMITTED_DETAIL:
+            if policy in ("pfs", "pfs+mfs"):
+                expected = HEAD
+            else:
+                expected = _most_available(everyone, nodes, state.resident)  # type: ignore[assignment]
+            assert e.place[0] == expected, (
+                f"job {e.job} submitted at t={e.time} joins node {e.place[0]}, not node "
+                f"{expected} ({policy}; loads: {_loads(nodes, state.resident, everyone)})"
+            )
+        elif e.kind is EventKind.ASSIGN and e.detail == NEXT_BURST_DETAIL:
+            head = readings.next_burst == "head-node"
+            expected = state.home[e.job] if head else state.last[e.job]
+            which = "its submission joined" if head else "its last burst ended on"
+            assert e.place[0] == expected, (
+                f"job {e.job}'s burst {e.task} arrives at t={e.time} on node {e.place[0]}, "
+                f"not on node {expected}, the node {which}"
+            )
+        elif _is_dispatch(e) and policy in ("pfs", "pfs+mfs"):
+            got = (
+                e.place[0] if e.kind is EventKind.MIGRATE else None,
+                _marked_banned(e),
+                UNPREEMPTED_DETAIL in e.detail.split("; "),
+            )
+            want = expected_dispatch(
+                state, e.job, nodes, policy=policy, readings=readings, max_mf=max_mf
+            )
+            remotes = range(HEAD + 1, len(nodes))
+            assert got == want, (
+                f"job {e.job} in the remote queue at t={e.time} (on node {state.node[e.job]}, "
+                f"MF={state.mf.get(e.job, 0)}, waiting there (unpreempted, preempted) = "
+                f"{state.local(state.node[e.job])}): (target, banned, unpreempted) = {got}, "
+                f"expected {want} ({policy}, {readings.remote_queue} remote queue, "
+                f"{readings.mfs} MFS; loads: {_loads(nodes, state.resident, remotes)})"
+            )
+
+
+POOL_ORDERS = ("fifo", "pfs", "mfs")
+"""The queue orders the order checkers know (FIFO, PFS's, MFS's)."""
+
+
+def _check_order(order: str) -> None:
+    if order not in POOL_ORDERS:
+        raise InvalidValueError("order", order, f"must be one of {', '.join(POOL_ORDERS)}")
+
+
+def _mfs_first(job: JobId, among: Iterable[JobId], state: PoolReplay) -> bool:
+    return state.mf.get(job, 0) == max(state.mf.get(x, 0) for x in among)
+
+
+def check_dispatch_order(record: RunRecord, size: int, *, order: str) -> None:
+    r"""The remote queue is emptied at each instant, in its order (FIFO under PFS, MFS under MFS).
+
+    With the remote queue rebuilt from the log (a `PREEMPT` marked `to remote
+    queue` enters it; a `MIGRATE` or a stay dispatches its job), checks that
+
+    - every dispatch takes a job of the remote queue, and under `order="fifo"`
+      the first one; under `order="mfs"` one with the highest migration count
+      $MF$ of those waiting there (ties in any order);
+    - the queue is empty before any node starts a job and before time moves
+      on (it is emptied by the pass of the instant its jobs entered it).
+
+    Parameters
+    ----------
+    record
+        A run of `simulate_pool`.
+    size
+        The number of nodes.
+    order
+        `"fifo"` (PFS) or `"mfs"` (PFS+MFS).
+
+    Raises
+    ------
+    AssertionError
+        Naming the instant, the job dispatched and the queue.
+    """
+    _check_order(order)
+    now: Time | None = None
+    for e, state in replay_pool(record, size):
+        if e.time != now or e.kind is EventKind.START:
+            assert not state.remote, (
+                f"jobs {state.remote} still in the remote queue at t={now} "
+                f"when {e.kind.value} of job {e.job} at t={e.time} happens"
+            )
+            now = e.time
+        if not _is_dispatch(e):
+            continue
+        queue = list(state.remote)
+        assert e.job in queue, (
+            f"job {e.job} dispatched at t={e.time} is not in the remote queue {queue}"
+        )
+        first = queue[0] == e.job if order == "fifo" else _mfs_first(e.job, queue, state)
+        assert first, (
+            f"job {e.job} (MF={state.mf.get(e.job, 0)}) dispatched at t={e.time} out of "
+            f"{order.upper()} order: the remote queue holds {queue} with MF "
+            f"{[state.mf.get(x, 0) for x in queue]}"
+        )
+    assert not state.remote if record.events else True, f"jobs {state.remote} never dispatched"
+
+
+def check_start_order(record: RunRecord, size: int, *, head: str, remote: str) -> None:
+    r"""Each node starts the job its order picks: PFS, FIFO or MFS.
+
+    With every node's queue rebuilt from the log (`(job, preempted)` in the
+    order jobs joined it), checks at each `START` on node $v$ that the job
+    started is
+
+    - `"pfs"`: the first unpreempted job, else the first preempted one;
+    - `"fifo"`: the first job in the queue;
+    - `"mfs"`: a job with the highest $MF$ of those waiting (ties in any
+      order).
+
+    Parameters
+    ----------
+    record
+        A run of `simulate_pool`.
+    size
+        The number of nodes.
+    head, remote
+        The order of the head node, of the remote nodes.
+
+    Raises
+    ------
+    AssertionError
+        Naming the node, the instant, the job started and the queue.
+    """
+    _check_order(head)
+    _check_order(remote)
+    for e, state in replay_pool(record, size):
+        if e.kind is not EventKind.START:
+            continue
+        v = e.place[0]
+        queue = list(state.waiting[v])
+        order = head if v == HEAD else remote
+        jobs = [j for j, _ in queue]
+        assert e.job in jobs, f"job {e.job} starts on node {v} at t={e.time} without waiting there"
+        if order == "mfs":
+            ok = _mfs_first(e.job, jobs, state)
+        else:
+            fresh = [j for j, preempted in queue if not preempted]
+            ok = e.job == (fresh[0] if order == "pfs" and fresh else jobs[0])
+        assert ok, (
+            f"node {v} starts job {e.job} at t={e.time} out of {order.upper()} order: its queue "
+            f"(job, preempted, MF) is {[(j, p, state.mf.get(j, 0)) for j, p in queue]}"
+        )
+
+
 def check_pool_run(record: RunRecord, nodes: Sequence[Any]) -> None:
     """Every pool checker that applies to a record of `simulate_pool`.
 
     Reads `policy`, `quantum`, `grace`, `max_preemption`, `max_mf` and `cost`
     from the record's parameters and runs the common checkers
     (`check_every_job_accounted`, `check_lifecycle`, `check_capacity`) and
-    the pool checkers: all of them for PFS and PFS+MFS (for PFS+MFS the
-    round-robin wait bound on the head node and the MFS wait bound on the
-    remote nodes); the round-robin wait bound with $g = 1$ for plain round
-    robin; completion and work for FCFS.
+    the pool checkers: for every named policy the decisions (placements,
+    next bursts, remote queue) and the queue orders; all the others for PFS
+    and PFS+MFS (for PFS+MFS the round-robin wait bound on the head node and
+    the MFS wait bound on the remote nodes); the round-robin wait bound with
+    $g = 1$ for plain round robin; completion and work for FCFS. A record of
+    rules of your own (another policy name) gets the checks that hold for
+    any rules.
 
     Raises
     ------
@@ -711,6 +1128,11 @@ def check_pool_run(record: RunRecord, nodes: Sequence[Any]) -> None:
     check_capacity(record)
     check_bursts_complete(record)
     check_work_conserved(record, nodes, cost=record.parameter("cost"))
+    size = len(nodes)
+    if policy in ("pfs", "pfs+mfs", "round_robin", "fcfs"):
+        check_pool_decisions(record, nodes)
+    if policy in ("round_robin", "fcfs"):
+        check_start_order(record, size, head="fifo", remote="fifo")
     if policy == "round_robin":
         check_round_robin_wait(record, quantum=quantum, grace=1.0)
         check_short_bursts_stay(record, nodes, quantum=quantum)
@@ -720,16 +1142,15 @@ def check_pool_run(record: RunRecord, nodes: Sequence[Any]) -> None:
     check_short_bursts_stay(record, nodes, quantum=quantum, grace=grace)
     if policy == "pfs":
         check_preemption_counts(record, max_preemption=max_preemption, sending_nodes=(HEAD,))
+        check_dispatch_order(record, size, order="fifo")
+        check_start_order(record, size, head="pfs", remote="pfs")
         check_round_robin_wait(record, quantum=quantum, grace=grace)
         return
     max_mf = record.parameter("max_mf")
-    check_preemption_counts(
-        record,
-        max_preemption=max_preemption,
-        sending_nodes=range(len(nodes)),
-        max_mf=max_mf,
-    )
+    check_preemption_counts(record, max_preemption=max_preemption, sending_nodes=range(len(nodes)))
     check_migration_limits(record, nodes, max_mf=max_mf)
+    check_dispatch_order(record, size, order="mfs")
+    check_start_order(record, size, head="pfs", remote="mfs")
     check_round_robin_wait(record, quantum=quantum, grace=grace, on=(HEAD,))
     remotes = range(HEAD + 1, len(nodes))
     check_priority_wait(record, nodes, quantum=quantum, grace=grace, on=remotes)

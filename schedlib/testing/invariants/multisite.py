@@ -27,7 +27,16 @@ The site sizes come from the `sites` argument, or from the record's
 | `check_completion_bound` | a job ends by its first promise at every site (§5, §6) |
 | `check_utilisations` | $0 \le$ effective utilisation $\le$ utilisation $\le 1$ (§4) |
 | `check_messages` | at least $3(K-1)$ messages per start, $2N$ more per query (§7) |
+| `check_site_choice` | the $K$ least loaded or earliest completing sites, ties lowest (§4, §7) |
+| `check_admission` | a due copy starts unless another completes strictly earlier (§5) |
+| `check_queue_priority` | reservations in queue order (FCFS, efficacy) at earliest fit (§2, §6) |
+| `check_utilisation_figures` | both utilisations equal their recomputation from the log (§4) |
 | `check_multisite_run` | all that apply to a run's policy, and the common ones |
+
+The first rows check invariants any correct run keeps; the decision checkers
+(`check_site_choice` to `check_utilisation_figures`) replay the log and check
+that each choice is the one the paper's rule makes from what the
+metascheduler knew at that moment.
 
 Examples
 --------
@@ -44,6 +53,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from schedlib.model import EventKind, JobEvent, JobId, RunRecord, Time
@@ -55,12 +65,16 @@ from schedlib.testing.invariants.common import (
 )
 
 __all__ = [
+    "check_admission",
     "check_completion_bound",
     "check_copies_withdrawn",
     "check_messages",
     "check_multisite_reservations",
     "check_multisite_run",
     "check_one_execution_at_a_time",
+    "check_queue_priority",
+    "check_site_choice",
+    "check_utilisation_figures",
     "check_utilisations",
     "check_within_one_site",
     "site_offsets",
@@ -472,14 +486,616 @@ def check_messages(
         raise AssertionError(f"{messages} control messages, below the minimum {minimum} ({what})")
 
 
-def check_multisite_run(run: Any) -> None:
+# --------------------------------------------------------------------- decision checkers
+
+
+class _Sites:
+    """Every site's queue, reservations and running copies, replayed from the log.
+
+    `apply(e)` moves the state past one entry; between two entries it is what
+    the metascheduler knew at that point of the run. A running copy holds its
+    processors over $[s, s + d_{j,s})$ (start plus requested time there: its
+    planned end); a reservation over $[r, r + d_{j,s})$.
+    """
+
+    def __init__(
+        self, record: RunRecord, sizes: Sequence[int], estimates: Mapping[JobId, Sequence[Time]]
+    ) -> None:
+        self.sizes = tuple(sizes)
+        self.offsets = site_offsets(self.sizes)
+        self.estimates = estimates
+        self.procs = {j.id: j.procs for j in record.workload}
+        self.submit = {j.id: j.submit for j in record.workload}
+        n = len(self.sizes)
+        self.waiting: list[dict[JobId, None]] = [{} for _ in range(n)]
+        self.reserved: list[dict[JobId, Time]] = [{} for _ in range(n)]
+        self.running: list[dict[JobId, Time]] = [{} for _ in range(n)]
+        self.assigned: dict[JobId, list[int]] = {}
+
+    def apply(self, e: JobEvent) -> None:
+        if e.kind is EventKind.ASSIGN:
+            self.waiting[e.place[0]][e.job] = None
+            self.assigned.setdefault(e.job, []).append(e.place[0])
+        elif e.kind is EventKind.RETURN:
+            self.waiting[e.place[0]].pop(e.job, None)
+            self.reserved[e.place[0]].pop(e.job, None)
+        elif e.kind is EventKind.RESERVE:
+            assert e.at is not None
+            self.reserved[e.place[0]][e.job] = e.at
+        elif e.kind is EventKind.START:
+            site = _site(e.place, self.offsets)
+            self.waiting[site].pop(e.job, None)
+            self.reserved[site].pop(e.job, None)
+            self.running[site][e.job] = e.time
+        elif e.kind in _ENDS and e.place:
+            self.running[_site(e.place, self.offsets)].pop(e.job, None)
+
+    def running_at(self, job: JobId) -> int | None:
+        return next((s for s, run in enumerate(self.running) if job in run), None)
+
+    def live(self, job: JobId) -> list[int]:
+        """Sites holding a waiting copy of `job`, then the one running it."""
+        sites = [s for s, wait in enumerate(self.waiting) if job in wait]
+        running = self.running_at(job)
+        return sites + ([running] if running is not None else [])
+
+    def held(self, site: int, without: JobId | None = None) -> list[tuple[Time, Time, int]]:
+        """`(from, to, processors)` of the running copies and reservations at `site`."""
+        d = self.estimates
+        out = [(s, s + d[j][site], self.procs[j]) for j, s in self.running[site].items()]
+        out += [
+            (r, r + d[j][site], self.procs[j])
+            for j, r in self.reserved[site].items()
+            if j != without
+        ]
+        return out
+
+    def earliest_fit(
+        self, site: int, now: Time, procs: int, duration: Time, without: JobId | None = None
+    ) -> Time:
+        """The earliest $s \\ge$ `now` with `procs` processors free over $[s, s + d)$."""
+        held = self.held(site, without)
+        for start in sorted({now} | {b for _, b, _ in held if b > now}):
+            points = [start] + [a for a, _, _ in held if start < a < start + duration]
+            if all(
+                sum(n for a, b, n in held if a <= x < b) + procs <= self.sizes[site] for x in points
+            ):
+                return start
+        raise AssertionError(f"no fit for {procs} processors at site {site}")  # pragma: no cover
+
+    def earliest_start(self, site: int, now: Time, procs: int) -> Time:
+        """EASY: the earliest time `procs` processors are free, by the planned ends."""
+        ends = [(s + self.estimates[j][site], self.procs[j]) for j, s in self.running[site].items()]
+        for t in sorted({now} | {e for e, _ in ends if e > now}):
+            if self.sizes[site] - sum(n for e, n in ends if e > t) >= procs:
+                return t
+        raise AssertionError(f"no start for {procs} processors at site {site}")  # pragma: no cover
+
+    def load(self, site: int, now: Time) -> Fraction:
+        """Instantaneous load (§4): remaining processor-seconds per processor, exactly.
+
+        Exact rational arithmetic on the float times (each one is a dyadic
+        rational), so that equal loads tie whatever the order of the sums.
+        """
+        d = self.estimates
+        queued = sum(self.procs[j] * Fraction(d[j][site]) for j in self.waiting[site])
+        running = sum(
+            self.procs[j] * (Fraction(s + d[j][site]) - Fraction(now))
+            for j, s in self.running[site].items()
+        )
+        return Fraction(queued + running) / self.sizes[site]
+
+    def expected(self, site: int, job: JobId, now: Time, conservative: bool) -> Time:
+        """When `job` would complete at `site`, as the site answers a query now."""
+        d = self.estimates[job][site]
+        if job in self.running[site]:
+            return self.running[site][job] + d
+        if job in self.reserved[site]:
+            return self.reserved[site][job] + d
+        if conservative:
+            return self.earliest_fit(site, now, self.procs[job], d) + d
+        return self.earliest_start(site, now, self.procs[job]) + d
+
+    def key(self, site: int, job: JobId, priority: str) -> tuple[Fraction, Time, JobId]:
+        """The copy's place in the site's queue: `(-efficacy or 0, submit, id)` (§6).
+
+        The efficacy is the exact ratio of the two float times: equal ratios tie.
+        """
+        first = Fraction(0)
+        if priority == "efficacy":
+            best = min(self.estimates[job][s] for s in self.assigned[job])
+            first = -(Fraction(best) / Fraction(self.estimates[job][site]))
+        return (first, self.submit[job], job)
+
+
+def _close(a: float | Fraction, b: float | Fraction, tolerance: float) -> bool:
+    """Whether `a` and `b` differ by at most `tolerance` relative to their size (0: equal)."""
+    x, y = float(a), float(b)
+    return a == b or abs(x - y) <= tolerance * max(1.0, abs(x), abs(y))
+
+
+def check_site_choice(
+    record: RunRecord,
+    *,
+    estimates: Mapping[JobId, Sequence[Time]],
+    sites: Sequence[int] | None = None,
+    tolerance: float = 1e-9,
+) -> None:
+    """Each job goes to the $K$ best sites among those large enough; ties to the lowest index.
+
+    At the job's `SUBMIT` (after the completions and the earlier arrivals of
+    that instant), the value of each site $s$ large enough for it is, with
+    `selection="load"`, its instantaneous load (§4)
+
+    $$ L_s = \\frac{1}{P_s} \\Big( \\sum_{j \\text{ queued at } s} n_j d_{j,s}
+       + \\sum_{j \\text{ running at } s} n_j (b_j + d_{j,s} - t) \\Big) $$
+
+    ($b_j$ its start, $d_{j,s}$ its requested time there), or with
+    `selection="completion"` the completion the site would promise (§7): its
+    earliest fit in the site's current schedule (running copies until their
+    planned ends, the reservations held; EASY sites: the running copies
+    only) plus $d_{j,s}$. The `ASSIGN` entries that follow must name the
+    `copies` sites of least value (every site large enough when `copies` is
+    `None`), ties to the lowest index; a job no site can hold gets none.
+    Policy parameters come from the record (`selection`, `copies`, `local`);
+    completion selection on conservative sites needs `log_reservations=True`.
+
+    Parameters
+    ----------
+    record
+        A multi-site run record.
+    estimates
+        `estimates[job][site]`: requested time of each job at each site.
+    sites
+        Site sizes (default: the record's `sites` parameter).
+    tolerance
+        Relative difference under which two values tie (either site may then
+        be chosen); `0` checks the tie rule exactly (exact times only).
+
+    Raises
+    ------
+    AssertionError
+        Naming the job, the time, the site left out and the one chosen, with
+        their values.
+
+    Examples
+    --------
+    >>> from schedlib.multisite import MultiSiteJob, RuntimeMatrix, Site, simulate_multisite
+    >>> jobs = [MultiSiteJob(0, 0, 2, 10, 10), MultiSiteJob(1, 0, 2, 10, 10)]
+    >>> run = simulate_multisite(jobs, [Site("a", 2), Site("b", 2)], "greedy",
+    ...                          matrix=RuntimeMatrix(((1.0, 1.0),), ("x",)))
+    >>> check_site_choice(run.record, estimates=run.estimates, tolerance=0)
+    """
+    sizes = _sizes(record, sites)
+    selection = record.parameter("selection", "load")
+    copies = record.parameter("copies")
+    conservative = record.parameter("local") == "conservative"
+    state = _Sites(record, sizes, estimates)
+    events = record.events
+    for i, e in enumerate(events):
+        if e.kind is EventKind.SUBMIT:
+            chosen = []  # its ASSIGN entries (each may be followed by its reservation there)
+            for later in events[i + 1 :]:
+                if later.job != e.job or later.kind not in (EventKind.ASSIGN, EventKind.RESERVE):
+                    break
+                if later.kind is EventKind.ASSIGN:
+                    chosen.append(later.place[0])
+            _verify_choice(state, e.job, e.time, chosen, selection, copies, conservative, tolerance)
+        state.apply(e)
+
+
+def _verify_choice(
+    state: _Sites,
+    job: JobId,
+    now: Time,
+    chosen: list[int],
+    selection: str,
+    copies: int | None,
+    conservative: bool,
+    tolerance: float,
+) -> None:
+    procs = state.procs[job]
+    fitting = [s for s, size in enumerate(state.sizes) if size >= procs]
+    if not fitting:
+        if chosen:
+            raise AssertionError(
+                f"job {job} ({procs} processors) sent to sites {chosen} at "
+                f"t={now}: no site is large enough"
+            )
+        return
+    wanted = min(len(fitting), copies if copies is not None else len(fitting))
+    if sorted(set(chosen)) != chosen or len(chosen) != wanted or not set(chosen) <= set(fitting):
+        raise AssertionError(
+            f"job {job} sent to sites {chosen} at t={now}: expected {wanted} distinct sites, "
+            f"ascending, among those large enough {fitting}"
+        )
+    value: dict[int, float | Fraction] = {}
+    for s in fitting:
+        if selection == "load":
+            value[s] = state.load(s, now)
+        else:
+            d = state.estimates[job][s]
+            if conservative:
+                value[s] = state.earliest_fit(s, now, procs, d) + d
+            else:
+                value[s] = state.earliest_start(s, now, procs) + d
+    what = "instantaneous load" if selection == "load" else "expected completion"
+    for c in chosen:
+        for o in fitting:
+            if o in chosen:
+                continue
+            tie = value[o] == value[c] if tolerance == 0 else _close(value[o], value[c], tolerance)
+            if (value[o] < value[c] and not tie) or (tie and tolerance == 0 and o < c):
+                rule = " (ties go to the lowest index)" if tie else ""
+                raise AssertionError(
+                    f"job {job} at t={now}: site {o} ({what} {float(value[o])}) left out while "
+                    f"site {c} ({what} {float(value[c])}) was chosen{rule}"
+                )
+
+
+def _withdrawn(events: Sequence[JobEvent], i: int) -> bool:
+    """Whether the `RETURN` at `i` withdraws a copy because its job started or ended now."""
+    e = events[i]
+    k = i - 1
+    while k >= 0 and events[k].kind is EventKind.RETURN and events[k].job == e.job:
+        k -= 1
+    if k >= 0 and events[k].kind is EventKind.START and events[k].job == e.job:
+        return True  # the copies withdrawn as the job starts (logged right after the START)
+    k = i + 1
+    while k < len(events) and events[k].kind is EventKind.RETURN and events[k].job == e.job:
+        k += 1
+    after = events[k] if k < len(events) else None
+    return (
+        after is not None
+        and after.job == e.job
+        and after.kind in (EventKind.COMPLETE, EventKind.KILL)
+        and after.time == e.time
+    )  # the copies withdrawn as the job ends (logged right before its end)
+
+
+def check_admission(
+    record: RunRecord,
+    *,
+    estimates: Mapping[JobId, Sequence[Time]],
+    sites: Sequence[int] | None = None,
+) -> None:
+    """Completion-based starts: a copy due now starts unless another completes strictly earlier.
+
+    With `start="completion"` (§5), when a copy of job $j$ is due at site $s$
+    at time $t$ it starts if no other live copy $o$ (a waiting one: its
+    reservation plus $d_{j,o}$; a running one: its planned end) is expected
+    to complete strictly earlier, $C_o < t + d_{j,s}$; otherwise it is dropped
+    (`RETURN`) - only then, and only when due. A tie keeps the copy that is
+    ready now. With start-based starts no copy is ever dropped. A `RETURN`
+    right after the job's `START` (the other copies withdrawn), or right before
+    its end, is not a decision of this rule. Run with `log_reservations=True`.
+
+    Raises
+    ------
+    AssertionError
+        Naming the job, the site, the time and the copy that completes earlier
+        (or the absence of one).
+
+    Examples
+    --------
+    >>> from schedlib.model import Job, JobEvent
+    >>> log = [JobEvent(0, 1, EventKind.SUBMIT), JobEvent(0, 1, EventKind.ASSIGN, (0,)),
+    ...        JobEvent(0, 1, EventKind.ASSIGN, (1,)),
+    ...        JobEvent(0, 1, EventKind.RESERVE, (0,), at=0),
+    ...        JobEvent(0, 1, EventKind.RESERVE, (1,), at=0),
+    ...        JobEvent(0, 1, EventKind.RETURN, (0,)), JobEvent(0, 1, EventKind.START, (1,)),
+    ...        JobEvent(1, 1, EventKind.COMPLETE, (1,))]
+    >>> bad = RunRecord.from_log("x", [Job(1, 0, 1, 1, 1)], log, capacity=2,
+    ...     parameters={"start": "completion", "local": "conservative"})
+    >>> check_admission(bad, estimates={1: (1, 1)}, sites=[1, 1])
+    Traceback (most recent call last):
+    AssertionError: job 1 dropped at site 0 at t=0, though no other copy completes before 1 (site 1: 1): a tie keeps the copy that is ready
+    """  # noqa: E501
+    sizes = _sizes(record, sites)
+    by_completion = record.parameter("start") == "completion"
+    conservative = record.parameter("local") == "conservative"
+    state = _Sites(record, sizes, estimates)
+    events = record.events
+    stopped: dict[int, Time] = {}  # a copy stopped for this start (logged just before it)
+    for i, e in enumerate(events):
+        if e.kind is EventKind.START and by_completion:
+            site = _site(e.place, state.offsets)
+            here = e.time + estimates[e.job][site]
+            expected_at = {
+                o: state.expected(o, e.job, e.time, conservative) for o in state.live(e.job)
+            }
+            previous = events[i - 1] if i else None
+            if previous is not None and previous.kind is EventKind.CANCEL and previous.job == e.job:
+                expected_at.update(stopped)
+            for o, expected in expected_at.items():
+                if o != site and expected < here:
+                    raise AssertionError(
+                        f"job {e.job} started at site {site} at t={e.time} (done by {here}) "
+                        f"though site {o} expected it done by {expected}"
+                    )
+        elif e.kind is EventKind.RETURN and not _withdrawn(events, i):
+            site = e.place[0]
+            if not by_completion:
+                raise AssertionError(
+                    f"job {e.job} dropped at site {site} at t={e.time}: start-based copies "
+                    "are withdrawn only when the job starts or ends"
+                )
+            due = state.reserved[site].get(e.job)
+            if due != e.time:
+                raise AssertionError(
+                    f"job {e.job} dropped at site {site} at t={e.time}, before it was due "
+                    f"(reservation {due})"
+                )
+            here = e.time + estimates[e.job][site]
+            others = {
+                o: state.expected(o, e.job, e.time, conservative)
+                for o in state.live(e.job)
+                if o != site
+            }
+            if not any(c < here for c in others.values()):
+                listed = ", ".join(f"site {o}: {c}" for o, c in sorted(others.items()))
+                raise AssertionError(
+                    f"job {e.job} dropped at site {site} at t={e.time}, though no other copy "
+                    f"completes before {here} ({listed or 'no other copy'}): a tie keeps the "
+                    "copy that is ready"
+                )
+        if e.kind is EventKind.CANCEL:
+            o = _site(e.place, state.offsets)
+            stopped = {o: state.running[o][e.job] + estimates[e.job][o]}
+        state.apply(e)
+
+
+def check_queue_priority(
+    record: RunRecord,
+    *,
+    estimates: Mapping[JobId, Sequence[Time]],
+    sites: Sequence[int] | None = None,
+    tolerance: float = 1e-9,
+) -> None:
+    """Each site serves its queue in priority order: FCFS, or efficacy then FCFS (§2, §6).
+
+    A copy's key at site $s$ is $(-E_{j,s}, \\text{submit}, \\text{id})$ under
+    efficacy priority, $E_{j,s} = \\min_{s'} d_{j,s'} / d_{j,s}$ over the sites
+    $s'$ the job was sent to (§7: relative to them), and $(0, \\text{submit},
+    \\text{id})$ under FCFS. Read from the `RESERVE` entries
+    (`log_reservations=True`):
+
+    - conservative sites: the reservations one plan makes or moves (a run of
+      `RESERVE` entries of one site at one instant) are made in ascending key
+      order, each at its earliest fit given the running copies and every
+      reservation held at that moment (its own old one excepted), and never
+      later than its old one; when room was freed at the site since its last
+      plan (an early end, a stopped copy, a withdrawn reservation) the plan
+      compresses: every copy in key order is re-placed at its earliest fit, so a
+      copy the plan did not move must not fit earlier at its turn either (a
+      higher priority gets the freed room first); without freed room, a plan
+      only places new copies;
+    - EASY sites: the reservation is held by the first waiting copy in key
+      order, at its earliest start behind the running copies (its shadow time).
+
+    Raises
+    ------
+    AssertionError
+        Naming the site, the time, the jobs out of order or the reservation
+        and the earliest fit.
+
+    Examples
+    --------
+    >>> from schedlib.model import Job, JobEvent
+    >>> log = [JobEvent(0, j, EventKind.SUBMIT) for j in (1, 2)] + [
+    ...     JobEvent(0, 1, EventKind.ASSIGN, (0,)), JobEvent(0, 2, EventKind.ASSIGN, (0,)),
+    ...     JobEvent(0, 2, EventKind.RESERVE, (0,), at=0),
+    ...     JobEvent(0, 1, EventKind.RESERVE, (0,), at=1),
+    ...     JobEvent(0, 2, EventKind.START, (0,)), JobEvent(1, 2, EventKind.COMPLETE, (0,)),
+    ...     JobEvent(1, 1, EventKind.START, (0,)), JobEvent(2, 1, EventKind.COMPLETE, (0,))]
+    >>> bad = RunRecord.from_log("x", [Job(1, 0, 1, 1, 1), Job(2, 0, 1, 1, 1)], log,
+    ...     capacity=1, parameters={"local": "conservative", "priority": "fcfs"})
+    >>> check_queue_priority(bad, estimates={1: (1,), 2: (1,)}, sites=[1])
+    Traceback (most recent call last):
+    AssertionError: site 0 at t=0: job 2 reserved before job 1, against the queue order (fcfs)
+    """
+    sizes = _sizes(record, sites)
+    priority = record.parameter("priority", "fcfs")
+    conservative = record.parameter("local") == "conservative"
+    state = _Sites(record, sizes, estimates)
+    events = record.events
+    freed = [False] * len(sizes)  # room freed at the site since its last plan
+    last_submit: Time | None = None
+    i = 0
+    while i < len(events):
+        e = events[i]
+        if e.kind is EventKind.RESERVE and conservative:
+            group = [e]
+            while (
+                i + len(group) < len(events)
+                and events[i + len(group)].kind is EventKind.RESERVE
+                and events[i + len(group)].place == e.place
+                and events[i + len(group)].time == e.time
+            ):
+                group.append(events[i + len(group)])
+            _verify_plan(state, group, priority, freed[e.place[0]], tolerance)
+            freed[e.place[0]] = False
+            i += len(group)
+            continue
+        if e.kind is EventKind.RESERVE:
+            _verify_head(state, e, priority, tolerance)
+        elif e.kind is EventKind.SUBMIT and e.time != last_submit:
+            freed = [False] * len(sizes)  # before an instant's arrivals, every site compressed
+            last_submit = e.time
+        elif e.kind is EventKind.RETURN and e.job in state.reserved[e.place[0]]:
+            freed[e.place[0]] = True
+        elif e.kind in _ENDS and e.place:
+            site = _site(e.place, state.offsets)
+            start = state.running[site].get(e.job)
+            if start is not None and start + estimates[e.job][site] > e.time:
+                freed[site] = True  # an early end, or a running copy stopped
+        state.apply(e)
+        i += 1
+
+
+def _verify_plan(
+    state: _Sites, group: list[JobEvent], priority: str, compress: bool, tolerance: float
+) -> None:
+    """One conservative plan (a run of `RESERVE` entries of one site at one instant).
+
+    Replays it in queue order: each copy placed or moved at its earliest fit given
+    the running copies and the reservations held at its turn (never later than its
+    old one); when room was freed since the site's last plan (`compress`), every
+    copy is re-placed, so one that is not in the run must not fit earlier either.
+    """
+    site, now = group[0].place[0], group[0].time
+    logged = {e.job: e.at for e in group}
+    order = [e.job for e in group]
+    by_key = sorted(order, key=lambda j: state.key(site, j, priority))
+    if order != by_key:
+        k = next(k for k in range(len(order)) if order[k] != by_key[k])
+        raise AssertionError(
+            f"site {site} at t={now}: job {order[k]} reserved before job {by_key[k]}, "
+            f"against the queue order ({priority})"
+        )
+    if compress:
+        turns = sorted({*state.waiting[site], *logged}, key=lambda j: state.key(site, j, priority))
+    else:
+        turns = order
+    for job in turns:
+        old = state.reserved[site].get(job)
+        if old is None and job not in logged:
+            continue  # a copy placed later (it has no reservation yet)
+        if not compress and old is not None:
+            raise AssertionError(
+                f"site {site} at t={now}: job {job} moved from {old} to {logged[job]} "
+                "though no room was freed"
+            )
+        fit = state.earliest_fit(site, now, state.procs[job], state.estimates[job][site], job)
+        at = logged.get(job, old)
+        assert at is not None
+        if not _close(at, fit, tolerance) or (old is not None and at > old):
+            what = "reserved at" if job in logged else "kept its reservation at"
+            raise AssertionError(
+                f"site {site} at t={now}: job {job} {what} {at}, its earliest fit in queue "
+                f"order is {fit}" + (f" (held {old})" if old is not None else "")
+            )
+        state.reserved[site][job] = at
+
+
+def _verify_head(state: _Sites, e: JobEvent, priority: str, tolerance: float) -> None:
+    """EASY: the reservation is the first waiting copy's, at its earliest start."""
+    site, now = e.place[0], e.time
+    assert e.at is not None
+    first = min(state.waiting[site], key=lambda j: state.key(site, j, priority))
+    shadow = state.earliest_start(site, now, state.procs[e.job])
+    if first != e.job or not _close(e.at, shadow, tolerance):
+        raise AssertionError(
+            f"site {site} at t={now}: job {e.job} holds the reservation at {e.at}; "
+            f"the head in queue order ({priority}) is job {first}, whose earliest "
+            f"start is {state.earliest_start(site, now, state.procs[first])}"
+        )
+
+
+def check_utilisation_figures(
+    record: RunRecord,
+    utilisation: float,
+    effective: float,
+    *,
+    runtimes: Mapping[JobId, Sequence[Time]],
+    sites: Sequence[int] | None = None,
+    tolerance: float = 1e-9,
+) -> None:
+    """The run's utilisation and effective utilisation, recomputed from the log (§4).
+
+    $$ U = \\frac{\\sum_i r_i n_i}{M P}, \\qquad
+       U_{eff} = \\frac{\\sum_i E_i r_i n_i}{M P}, \\qquad
+       M = \\max_i e_i - \\min_i b_i $$
+
+    over the executions $i$ (`START` to `COMPLETE`, `KILL` or `CANCEL` on the
+    same processors): $r_i = e_i - b_i$, $n_i$ the job's processors, $P$ all
+    sites' processors, $M$ over the executions that ran to their end; $E_i$
+    the job's efficacy where it ran, $\\min_{s} R_{j,s} / R_{j,s_i}$ from its
+    runtimes $R$ at every site (1 when its best runtime is 0), and 0 for an
+    execution stopped before its end (`CANCEL`: its cycles bought nothing).
+
+    Parameters
+    ----------
+    record
+        A multi-site run record.
+    utilisation, effective
+        The figures to check (e.g. `run.utilisation`, `run.effective_utilisation`).
+    runtimes
+        `runtimes[job][site]`: each job's actual runtime at each site.
+    sites, tolerance
+        Site sizes (default: the record's); relative tolerance.
+
+    Raises
+    ------
+    AssertionError
+        Naming the figure, its value and the recomputed one.
+
+    Examples
+    --------
+    >>> from schedlib.model import Job, JobEvent
+    >>> log = [JobEvent(0, 1, EventKind.SUBMIT), JobEvent(0, 1, EventKind.START, (0,)),
+    ...        JobEvent(4, 1, EventKind.COMPLETE, (0,))]
+    >>> record = RunRecord.from_log("x", [Job(1, 0, 1, 4, 4)], log, capacity=2)
+    >>> check_utilisation_figures(record, 0.5, 0.25, runtimes={1: (4, 2)}, sites=[1, 1])
+    >>> check_utilisation_figures(record, 0.5, 0.5, runtimes={1: (4, 2)}, sites=[1, 1])
+    Traceback (most recent call last):
+    AssertionError: effective utilisation 0.5, recomputed from the log: 0.25
+    """
+    sizes = _sizes(record, sites)
+    offsets = site_offsets(sizes)
+    procs = {j.id: j.procs for j in record.workload}
+    opened: dict[tuple[JobId, tuple[int, ...]], Time] = {}
+    runs = []
+    for e in record.events:
+        key = (e.job, tuple(e.place.bounds) if e.place else ())
+        if e.kind is EventKind.START:
+            opened[key] = e.time
+        elif e.kind in _ENDS and key in opened:
+            runs.append((e.job, _site(e.place, offsets), opened.pop(key), e.time,
+                         e.kind is not EventKind.CANCEL))  # fmt: skip
+    done = [r for r in runs if r[4]]
+    span = max((r[3] for r in done), default=0) - min((r[2] for r in done), default=0)
+    total = sum(sizes)
+    raw = weighted = 0.0
+    for job, site, start, end, completed in runs:
+        cycles = (end - start) * procs[job]
+        best = min(runtimes[job])
+        raw += cycles
+        if completed:
+            weighted += cycles * (best / runtimes[job][site] if best > 0 else 1.0)
+    expected = (raw / (span * total), weighted / (span * total)) if span > 0 else (0.0, 0.0)
+    for name, value, recomputed in (
+        ("utilisation", utilisation, expected[0]),
+        ("effective utilisation", effective, expected[1]),
+    ):
+        if not _close(value, recomputed, tolerance):
+            raise AssertionError(f"{name} {value}, recomputed from the log: {recomputed}")
+
+
+def check_multisite_run(
+    run: Any,
+    *,
+    runtimes: Mapping[JobId, Sequence[Time]] | None = None,
+    tolerance: float = 1e-9,
+) -> None:
     """Every checker that applies to a [`MultiSiteRun`][schedlib.multisite.MultiSiteRun].
 
     The common ones (accounting, lifecycle, capacity), one site per
     execution, one execution at a time, copies withdrawn as its policy says,
-    utilisations and messages; on conservative sites, with reservations
-    logged, the reservation rules; with completion-based starts, the
-    completion bound.
+    utilisations and messages; the decisions: the sites each job was sent to
+    and the admission of due copies; on conservative sites, with reservations
+    logged, the reservation rules and the queue order (EASY: its head); with
+    completion-based starts, the completion bound; given the jobs' `runtimes`
+    at every site, the utilisations recomputed from the log.
+
+    Parameters
+    ----------
+    run
+        A `MultiSiteRun` (its record, sites, estimates and metrics).
+    runtimes
+        `runtimes[job][site]`, for `check_utilisation_figures` (skipped without).
+    tolerance
+        Relative tolerance of the decision checkers (`0`: exact, ties included).
 
     Raises
     ------
@@ -498,7 +1114,23 @@ def check_multisite_run(run: Any) -> None:
     check_utilisations(run.utilisation, run.effective_utilisation)
     check_messages(record, run.messages, queried=p["selection"] == "completion", sites=sizes)
     logged = any(e.kind is EventKind.RESERVE for e in record.events)
-    if p["local"] == "conservative" and logged:
+    conservative = p["local"] == "conservative"
+    if logged or not conservative or p["selection"] == "load":
+        check_site_choice(record, estimates=run.estimates, sites=sizes, tolerance=tolerance)
+    if logged or p["start"] == "start":
+        check_admission(record, estimates=run.estimates, sites=sizes)
+    if logged:
+        check_queue_priority(record, estimates=run.estimates, sites=sizes, tolerance=tolerance)
+    if conservative and logged:
         check_multisite_reservations(record, sites=sizes)
         if p["start"] == "completion":
             check_completion_bound(record, estimates=run.estimates)
+    if runtimes is not None:
+        check_utilisation_figures(
+            record,
+            run.utilisation,
+            run.effective_utilisation,
+            runtimes=runtimes,
+            sites=sizes,
+            tolerance=tolerance,
+        )

@@ -54,8 +54,10 @@ import attrs
 from schedlib.collector import paused_gc
 from schedlib.errors import InvalidValueError
 from schedlib.results.schedules import Schedule, ScheduledJob, UpTime
+from schedlib.testing.invariants.event_order import InstantVerdict, explain_instant
 
 __all__ = [
+    "EVENT_ORDERS",
     "VIOLATION_KINDS",
     "CheckReport",
     "Violation",
@@ -80,6 +82,10 @@ VIOLATION_KINDS = (
     "uptime",
 )
 """The kinds of violation, in the order `schedlib check` reports them."""
+
+EVENT_ORDERS = ("any", "fixed")
+"""How [`easy_head_violations`][schedlib.testing.invariants.schedules.easy_head_violations] orders
+the events of one instant: any order that explains the schedule, or one fixed order."""
 
 
 @attrs.frozen(slots=True)
@@ -371,6 +377,14 @@ class _Fenwick:
             self.tree[i] += delta
             i += i & -i
 
+    def prefix(self, stop: int) -> int:
+        """sum(0..stop-1)."""
+        total = 0
+        while stop > 0:
+            total += self.tree[stop]
+            stop -= stop & -stop
+        return total
+
     def first_reaching(self, target: int) -> int:
         """The smallest position p with sum(0..p) >= target (n if none)."""
         pos, total, step = 0, 0, self.step
@@ -383,30 +397,77 @@ class _Fenwick:
         return pos  # 0-based position of the prefix end
 
 
-def easy_head_violations(schedule: Schedule, capacity: int) -> Iterator[Violation]:
+def easy_head_violations(
+    schedule: Schedule,
+    capacity: int,
+    *,
+    order: str = "any",
+    undecided: list[float] | None = None,
+) -> Iterator[Violation]:
     """The head of the queue never starts later than its shadow time (EASY's promise).
 
-    The same replay as
-    [`check_easy_head_never_delayed`][schedlib.testing.invariants.check_easy_head_never_delayed]:
-    the *head* is the first waiting job in arrival order; its shadow time is
-    the earliest instant at which it would fit if every running job ended at
-    its planned end (start + requested time), computed at the end of every
-    instant and just before every start of a job queued behind the head (a
-    backfill). The head must start at or before the smallest shadow time found
-    while it was the head. A job that never started leaves the queue at its
-    submission (it was rejected). A job that runs past its requested time can
-    make the promise impossible: the violation then names a shadow time
-    earlier than that job's end.
+    The *head* is the first waiting job in arrival order (submit time, then
+    job id); its shadow time is the earliest instant at which it would fit if
+    every running job ended at its planned end (start + requested time). The
+    head must start at or before the smallest shadow time found while it was
+    the head: at the end of every instant, and whenever a job queued behind it
+    starts (a backfill), just before that start. A job that never started
+    leaves the queue at its submission (it was rejected). A job that runs past
+    its requested time can make the promise impossible: the violation then
+    names a shadow time earlier than that job's end.
+
+    A file says when things happened, not in which order the events of one
+    instant were seen, so `order` says what is assumed:
+
+    - `"any"` (the default): a schedule passes if **some** order of each
+      instant's events explains it. Most simulators (pyss, Batsim's EASY, ...)
+      handle simultaneous job ends and arrivals one at a time, with a
+      scheduling pass after each, so a job may be backfilled after only some
+      of an instant's ends were seen, against the later shadow time those
+      give. Within an instant: the heads that start then start in queue
+      order, each once it fits; a backfill starts only while the head does
+      not fit and, when the head is a job that starts later, only if its
+      shadow time (from the ends seen so far) is no earlier than its start;
+      processors are counted, as EASY decides. Arrivals of an instant may be
+      seen in any order (the queue stays in arrival order). The search is
+      [`explain_instant`][schedlib.testing.invariants.event_order.explain_instant];
+      a head delay that no order explains is reported, with the shadow time
+      just before a backfill that no order allows, the instant's ends that
+      backfill does not need left unseen. An instant at which the starts need
+      more processors than the machine has (a capacity violation) is not
+      searched; one whose search exceeds its budget is not either, and its
+      time is appended to `undecided`.
+    - `"fixed"`: the order of a single scheduling pass per instant that sees
+      every event of the instant: all ends, then the submissions, then the
+      starts in file order (the same replay as
+      [`check_easy_head_never_delayed`][schedlib.testing.invariants.check_easy_head_never_delayed]
+      on a record whose log has that order). Stricter: it flags schedules of
+      simulators that run a pass after each event.
+
+    Parameters
+    ----------
+    schedule
+        The schedule; every job that ran needs its requested time.
+    capacity
+        Processors of the machine.
+    order
+        `"any"` or `"fixed"`, as above.
+    undecided
+        With `order="any"`: the times of the instants whose search gave up
+        are appended here.
 
     Raises
     ------
     InvalidValueError
-        If a job that started has no requested time (EASY's promise needs it).
+        If a job that started has no requested time (EASY's promise needs
+        it), or for an unknown `order`.
 
     Notes
     -----
-    Complexity: $O(n \\log n)$: the running jobs' processors are summed by
-    planned end in a Fenwick tree, so each shadow time costs $O(\\log n)$.
+    Complexity: $O(n \\log n)$ plus the searches: the running jobs'
+    processors are summed by planned end in a Fenwick tree, so each shadow
+    time costs $O(\\log n)$; an instant is searched only when some job that
+    waited since an earlier instant does not start and another job does.
 
     Examples
     --------
@@ -415,7 +476,21 @@ def easy_head_violations(schedule: Schedule, capacity: int) -> Iterator[Violatio
     >>> jobs = (J(1, 0, 2, 10, 0, 10), J(2, 1, 4, 10, 20, 30), J(3, 2, 2, 20, 2, 20))
     >>> [v.message for v in easy_head_violations(Schedule(jobs), capacity=4)]
     ['EASY head job 2 starts at t=20, 10 s later than its shadow time t=10 (computed at t=1 from the planned ends of the running jobs)']
+
+    Two jobs end at t=10; job 4 is backfilled there, job 3 (the head) starts at
+    t=11. Seen one at a time, job 4 can start after job 1's end, while job 2
+    (planned until t=11) still holds what job 3 needs; only the fixed order,
+    which sees both ends first, objects:
+
+    >>> jobs = (J(1, 0, 1, 10, 0, 10), J(2, 0, 2, 11, 0, 10), J(3, 1, 3, 5, 11, 16),
+    ...         J(4, 5, 1, 100, 10, 110))
+    >>> list(easy_head_violations(Schedule(jobs), capacity=3))
+    []
+    >>> [v.jobs for v in easy_head_violations(Schedule(jobs), capacity=3, order="fixed")]
+    [(3,)]
     """  # noqa: E501
+    if order not in EVENT_ORDERS:
+        raise InvalidValueError("order", order, f"must be one of {', '.join(EVENT_ORDERS)}")
     for job in schedule.jobs:
         if job.start is not None and job.requested_time is None:
             raise InvalidValueError(
@@ -424,93 +499,235 @@ def easy_head_violations(schedule: Schedule, capacity: int) -> Iterator[Violatio
                 f"job {job.id} (line {job.line}) has none; the EASY check needs the requested "
                 "time of every job that ran",
             )
-    ran = [(i, j) for i, j in _ran(schedule) if j.end >= j.start]  # type: ignore[operator]
-    planned = sorted({j.start + j.requested_time for _, j in ran})  # type: ignore[operator]
-    rank = {end: i for i, end in enumerate(planned)}
-    held = _Fenwick(len(planned))
-    # Every log event, in the log's order: (time, group, position, phase, job); group 0 ends,
-    # 1 submissions (and rejections right after), 2 zero-length starts (then their end), 3 starts.
-    log: list[tuple[Any, ...]] = []
-    for position, job in enumerate(schedule.jobs):
-        log.append((job.submit, 1, position, 0, job))
-        if job.start is None or job.end is None:
-            if job.start is None:
-                log.append((job.submit, 1, position, 1, job))  # rejected on arrival
-            continue
-        if job.end == job.start:
-            log.append((job.start, 2, position, 0, job))
-            log.append((job.start, 2, position, 1, job))
-        elif job.end > job.start:
-            log.append((job.start, 3, position, 0, job))
-            log.append((job.end, 0, position, 1, job))
-    log.sort(key=_LOG_ORDER)
-    waiting: list[tuple[Any, Any, int]] = []  # heap of (submit, id, position), lazy deletion
-    gone: set[int] = set()
-    in_use = 0
-    bound: dict[int, tuple[float, float]] = {}  # head position -> (smallest shadow, when)
-    jobs = schedule.jobs
+    replay = _EasyReplay(schedule, capacity)
+    yield from replay.run(order, undecided)
 
-    def head() -> int | None:
+
+def _planned(job: ScheduledJob) -> float:
+    """A job's planned end: its start plus its requested time (both known once it ran)."""
+    return job.start + job.requested_time  # type: ignore[operator]
+
+
+def _start_key(job: ScheduledJob, now: float, s_h: float) -> tuple[int, bool, bool]:
+    """A job starting at `now` as the search sees it: processors, planned to end at or after
+    the waiting head's start `s_h`, zero length."""
+    return (job.procs, now + job.requested_time >= s_h, job.end == job.start)  # type: ignore[operator]
+
+
+class _EasyReplay:
+    """The log of a schedule replayed for EASY's promise (see `easy_head_violations`)."""
+
+    def __init__(self, schedule: Schedule, capacity: int) -> None:
+        self.jobs = jobs = schedule.jobs
+        self.capacity = capacity
+        ran = [(i, j) for i, j in _ran(schedule) if j.end >= j.start]  # type: ignore[operator]
+        self.planned = sorted({j.start + j.requested_time for _, j in ran})  # type: ignore[operator]
+        self.rank = {end: i for i, end in enumerate(self.planned)}
+        self.held = _Fenwick(len(self.planned))
+        # Every log event, in the log's order: (time, group, position, phase, job); group 0
+        # ends, 1 submissions (and rejections right after), 2 zero-length starts (then their
+        # end), 3 starts.
+        log: list[tuple[Any, ...]] = []
+        for position, job in enumerate(jobs):
+            log.append((job.submit, 1, position, 0, job))
+            if job.start is None or job.end is None:
+                if job.start is None:
+                    log.append((job.submit, 1, position, 1, job))  # rejected on arrival
+                continue
+            if job.end == job.start:
+                log.append((job.start, 2, position, 0, job))
+                log.append((job.start, 2, position, 1, job))
+            elif job.end > job.start:
+                log.append((job.start, 3, position, 0, job))
+                log.append((job.end, 0, position, 1, job))
+        log.sort(key=_LOG_ORDER)
+        self.log = log
+        self.waiting: list[tuple[Any, Any, int]] = []  # heap of (submit, id, position), lazy
+        self.gone: set[int] = set()
+        self.in_use = 0
+        self.bound: dict[int, tuple[float, float, str]] = {}  # head -> (shadow, when, how)
+        # The shadow time of an unchanged head on an unchanged machine never decreases.
+        self.last: list[Any] = [None, True]  # [head at the last computation, machine changed]
+
+    def head(self) -> int | None:
+        waiting, gone = self.waiting, self.gone
         while waiting and waiting[0][2] in gone:
             heapq.heappop(waiting)
         return waiting[0][2] if waiting else None
 
-    # The shadow time of an unchanged head on an unchanged machine never decreases: skip it.
-    last: list[Any] = [None, True]  # [head at the last computation, machine changed since]
+    def shadow(self, now: float, procs: int) -> float:
+        free = self.capacity - self.in_use
+        if free >= procs:
+            return now
+        p = self.held.first_reaching(procs - free)
+        return self.planned[p] if p < len(self.planned) else math.inf
 
-    def promise(now: float) -> None:
-        first = head()
+    def keep(self, first: int, shadow: float, now: float, how: str = "") -> None:
+        if first not in self.bound or shadow < self.bound[first][0]:
+            self.bound[first] = (shadow, now, how)
+
+    def promise(self, now: float) -> None:
+        first = self.head()
+        last = self.last
         if first is None or (first == last[0] and not last[1]):
             return
         last[0], last[1] = first, False
-        procs = jobs[first].procs
-        free = capacity - in_use
-        if free >= procs:
-            shadow = now
-        else:
-            p = held.first_reaching(procs - free)
-            shadow = planned[p] if p < len(planned) else math.inf
-        if first not in bound or shadow < bound[first][0]:
-            bound[first] = (shadow, now)
+        self.keep(first, self.shadow(now, self.jobs[first].procs), now)
 
-    i = 0
-    while i < len(log):
-        now = log[i][0]
-        while i < len(log) and log[i][0] == now:
-            _, group, position, phase, job = log[i]
-            i += 1
-            if group == 1 and phase == 0:
-                heapq.heappush(waiting, (job.submit, job.id, position))
-            elif phase == 0:  # a start
-                first = head()
-                if first is not None and _key(job) > _key(jobs[first]):
-                    promise(now)  # a backfill: the head's shadow just before it
-                gone.add(position)
-                held.add(rank[job.start + job.requested_time], job.procs)
-                in_use += job.procs
-                last[1] = True
-            elif group == 1:  # rejected on arrival
-                gone.add(position)
-            else:  # an end
-                held.add(rank[job.start + job.requested_time], -job.procs)
-                in_use -= job.procs
-                last[1] = True
-        promise(now)
-    for position, (shadow, when) in sorted(bound.items()):
-        job = jobs[position]
-        if job.start is None or job.start > shadow:
-            late = (
-                "never starts, although"
-                if job.start is None
-                else f"starts at t={job.start}, {job.start - shadow:g} s later than"
-            )
-            yield Violation(
-                "easy-head",
-                f"EASY head job {job.id} {late} its shadow time t={shadow} "
-                f"(computed at t={when} from the planned ends of the running jobs)",
-                (job.id,),
-                shadow,
-            )
+    def hold(self, job: ScheduledJob, sign: int) -> None:
+        self.held.add(self.rank[_planned(job)], sign * job.procs)
+        self.in_use += sign * job.procs
+        self.last[1] = True
+
+    def run(self, order: str, undecided: list[float] | None) -> Iterator[Violation]:
+        log = self.log
+        fixed = order == "fixed"
+        i = 0
+        while i < len(log):
+            now = log[i][0]
+            k = i
+            while k < len(log) and log[k][0] == now:
+                k += 1
+            if not fixed and log[k - 1][1] >= 2 and self.head() is not None:
+                self.search(now, log[i:k], undecided)  # someone waits, someone starts
+            for index in range(i, k):
+                _, group, position, phase, job = log[index]
+                if group == 1 and phase == 0:
+                    heapq.heappush(self.waiting, (job.submit, job.id, position))
+                elif phase == 0:  # a start
+                    first = self.head() if fixed else None
+                    if first is not None and _key(job) > _key(self.jobs[first]):
+                        self.promise(now)  # a backfill: the head's shadow just before it
+                    self.gone.add(position)
+                    self.hold(job, 1)
+                elif group == 1:  # rejected on arrival
+                    self.gone.add(position)
+                else:  # an end
+                    self.hold(job, -1)
+            i = k
+            self.promise(now)
+        for position, (shadow, when, how) in sorted(self.bound.items()):
+            job = self.jobs[position]
+            if job.start is None or job.start > shadow:
+                late = (
+                    "never starts, although"
+                    if job.start is None
+                    else f"starts at t={job.start}, {job.start - shadow:g} s later than"
+                )
+                yield Violation(
+                    "easy-head",
+                    f"EASY head job {job.id} {late} its shadow time t={shadow} "
+                    f"(computed at t={when} from the planned ends of the running jobs{how})",
+                    (job.id,),
+                    shadow,
+                )
+
+    def search(
+        self, now: float, events: list[tuple[Any, ...]], undecided: list[float] | None
+    ) -> None:
+        """At an instant, before its events: if no order of them keeps the promise of the
+        first job waiting since before it that does not start then, bound that job's shadow
+        time (see `least_delaying`)."""
+        starting = set()
+        for e in reversed(events):  # the starts come last
+            if e[1] < 2:
+                break
+            if e[3] == 0:
+                starting.add(e[2])
+        jobs, gone = self.jobs, self.gone
+        heads: list[int] = []
+        while True:  # the waiting jobs that start now, in queue order, then the first that does not
+            first = self.head()
+            if first is None or first not in starting:
+                break
+            heads.append(first)
+            gone.add(first)  # it starts now: it leaves the queue in any order
+        if first is None or len(heads) == len(starting):
+            return
+        target = jobs[first]
+        s_h = target.start if target.start is not None else math.inf
+        ends = [e[4] for e in events if e[1] == 0]
+        backfills = [jobs[p] for p in sorted(starting - set(heads))]
+        free = self.capacity - self.in_use
+        heads_jobs = [jobs[h] for h in heads]
+        lasting = [j for j in [*backfills, *heads_jobs] if j.end != j.start]
+        if sum(j.procs for j in lasting) > free + sum(j.procs for j in ends):
+            return  # the machine is overbooked: the capacity check reports it
+        late = self.in_use - self.held.prefix(bisect.bisect_left(self.planned, s_h))
+        demand = self.capacity - target.procs + 1
+        # The one-pass order (every end seen, the heads started, then the backfills) keeps the
+        # promise when the first backfill does: most instants stop here.
+        late_ends = sum(j.procs for j in ends if _planned(j) >= s_h)
+        late_heads = sum(
+            j.procs for j in heads_jobs if j.end != j.start and _start_key(j, now, s_h)[1]
+        )
+        if late - late_ends + late_heads >= demand:
+            return
+        verdict = explain_instant(
+            free=free,
+            late=late,
+            demand=demand,
+            ends=[(j.procs, _planned(j) >= s_h) for j in ends],
+            heads=[_start_key(j, now, s_h) for j in heads_jobs],
+            backfills=[_start_key(j, now, s_h) for j in backfills],
+        )
+        if verdict.explained is None:
+            if undecided is not None:
+                undecided.append(now)
+            return
+        if verdict.explained:
+            return
+        self.keep(
+            first,
+            *self.least_delaying(now, target, ends, heads_jobs, backfills, verdict),
+        )
+        self.last[1] = True
+
+    def least_delaying(
+        self,
+        now: float,
+        target: ScheduledJob,
+        ends: list[ScheduledJob],
+        heads: list[ScheduledJob],
+        backfills: list[ScheduledJob],
+        verdict: InstantVerdict,
+    ) -> tuple[float, float, str]:
+        """The head's shadow time just before the failing backfill the search kept (the one
+        with the most processors planned past the head's start), the instant's ends that
+        backfill does not need left unseen (the latest planned first); and, for the
+        message, how it was computed."""
+        s_h = target.start if target.start is not None else math.inf
+
+        seen: list[ScheduledJob] = []
+        for (procs, is_late), count in verdict.ends_by_group:
+            group = [j for j in ends if (j.procs, _planned(j) >= s_h) == (procs, is_late)]
+            seen += sorted(group, key=_planned)[:count]
+        started = [j for j in heads[: verdict.heads_started] if j.end != j.start]
+        for key, count in verdict.backfills_by_group:
+            group = [j for j in backfills if _start_key(j, now, s_h) == key]
+            started += [j for j in group if j.end != j.start][:count]
+        failing = next(j for j in backfills if _start_key(j, now, s_h) == verdict.failing_group)
+        need = 0 if failing.end == failing.start else failing.procs
+        free = self.capacity - self.in_use + sum(j.procs for j in seen)
+        free -= sum(j.procs for j in started)
+        for job in sorted(seen, key=_planned, reverse=True):
+            if free - job.procs >= need:
+                seen.remove(job)
+                free -= job.procs
+        changes = [(_planned(j), -j.procs) for j in seen]
+        changes += [(now + j.requested_time, j.procs) for j in started]  # type: ignore[operator]
+        for end, procs in changes:
+            self.held.add(self.rank[end], procs)
+            self.in_use += procs
+        shadow = self.shadow(now, target.procs)
+        for end, procs in changes:
+            self.held.add(self.rank[end], -procs)
+            self.in_use -= procs
+        how = (
+            f", just before job {failing.id} starts, with only the ends of that instant it needs "
+            "seen; no order of the instant's events avoids the delay"
+        )
+        return shadow, now, how
 
 
 def overtaking_violations(schedule: Schedule) -> Iterator[Violation]:
@@ -634,6 +851,8 @@ def schedule_violations(
     policy: str | None = None,
     no_overtaking: bool = False,
     up: Iterable[UpTime] | None = None,
+    order: str = "any",
+    undecided: list[float] | None = None,
 ) -> Iterator[Violation]:
     """Every violation of the checks that apply, kind by kind.
 
@@ -650,11 +869,15 @@ def schedule_violations(
         Add the no-overtaking check.
     up
         Up periods of the processors: add the uptime check.
+    order, undecided
+        For the EASY check: which orders of an instant's events may explain
+        the schedule (see
+        [`easy_head_violations`][schedlib.testing.invariants.schedules.easy_head_violations]).
 
     Raises
     ------
     ValueError
-        For an unknown policy, or an EASY check of jobs without requested time.
+        For an unknown policy or order, or an EASY check of jobs without requested time.
     """
     periods = None if up is None else list(up)
     for kind in _kinds(policy, no_overtaking=no_overtaking, uptime=periods is not None):
@@ -667,7 +890,7 @@ def schedule_violations(
         elif kind == "fcfs":
             yield from fcfs_violations(schedule)
         elif kind == "easy-head":
-            yield from easy_head_violations(schedule, capacity)
+            yield from easy_head_violations(schedule, capacity, order=order, undecided=undecided)
         elif kind == "overtaking":
             yield from overtaking_violations(schedule)
         else:
@@ -701,6 +924,10 @@ class CheckReport:
         The first violations (all kinds, in order).
     counts
         Violations per kind (every kind checked, zeros included).
+    notes
+        What the reader should know beyond the verdict (e.g. negative times,
+        instants the EASY check could not search); `schedlib check` prints
+        them as warnings.
     """
 
     source: str
@@ -710,6 +937,7 @@ class CheckReport:
     checks: tuple[str, ...]
     shown: tuple[Violation, ...]
     counts: tuple[tuple[str, int], ...]
+    notes: tuple[str, ...] = ()
 
     @property
     def total(self) -> int:
@@ -757,6 +985,7 @@ class CheckReport:
             "violations": self.total,
             "counts": dict(self.counts),
             "shown": [v.as_dict() for v in self.shown],
+            "notes": list(self.notes),
         }
 
 
@@ -768,9 +997,14 @@ def check_report(
     no_overtaking: bool = False,
     up: Iterable[UpTime] | None = None,
     show: int = 20,
+    order: str = "any",
 ) -> CheckReport:
     """Run [`schedule_violations`][schedlib.testing.invariants.schedules.schedule_violations]
     and keep the first `show` violations and the count of each kind.
+
+    The report's notes say how many jobs have negative times (allowed: a
+    file's time origin is its own) and how many instants the EASY check
+    could not search.
 
     Examples
     --------
@@ -780,18 +1014,34 @@ def check_report(
     >>> print("\\n".join(report.lines()))
     capacity: 6 of 4 processors in use at t=1: job 2 (3 processors) starts while job 1 runs
     FAILED: x.csv: 2 jobs (2 ran) on 4 processors: 1 violation(s): 1 capacity
+    >>> check_report(Schedule((J(1, -5, 3, 10, 0, 5),)), capacity=4).notes
+    ('1 job(s) have negative times (the first: job 1, submitted at t=-5)',)
     """
     periods = None if up is None else list(up)
     checks = _kinds(policy, no_overtaking=no_overtaking, uptime=periods is not None)
     counts: Counter[str] = Counter()
     shown: list[Violation] = []
+    undecided: list[float] = []
     with paused_gc():
         for v in schedule_violations(
-            schedule, capacity=capacity, policy=policy, no_overtaking=no_overtaking, up=periods
+            schedule,
+            capacity=capacity,
+            policy=policy,
+            no_overtaking=no_overtaking,
+            up=periods,
+            order=order,
+            undecided=undecided,
         ):
             counts[v.kind] += 1
             if len(shown) < show:
                 shown.append(v)
+    notes = list(_negative_times(schedule))
+    if undecided:
+        notes.append(
+            f"{len(undecided)} instant(s) had too many simultaneous events to search every "
+            f"order (the first: t={undecided[0]}); EASY's promise there was checked at the end "
+            "of the instant only"
+        )
     return CheckReport(
         source=schedule.source,
         jobs=len(schedule.jobs),
@@ -800,4 +1050,19 @@ def check_report(
         checks=checks,
         shown=tuple(shown),
         counts=tuple((kind, counts[kind]) for kind in checks),
+        notes=tuple(notes),
     )
+
+
+def _negative_times(schedule: Schedule) -> Iterator[str]:
+    """A note naming the first job with a negative submission or start time, and how many."""
+    negative = [j for j in schedule.jobs if j.submit < 0 or (j.start is not None and j.start < 0)]
+    if negative:
+        first = negative[0]
+        what = (
+            f"submitted at t={first.submit}" if first.submit < 0 else f"started at t={first.start}"
+        )
+        where = f", line {first.line}" if first.line else ""
+        yield (
+            f"{len(negative)} job(s) have negative times (the first: job {first.id}{where}, {what})"
+        )

@@ -123,6 +123,7 @@ def _resource(
     max_uptime: int,
     max_downtime: int,
     max_delay: float,
+    phases: bool,
 ) -> ResourceAvailability:
     planned = draw(
         availability_patterns(
@@ -141,7 +142,12 @@ def _resource(
             change = draw(st.integers(-half, half))
             shifted.append((max(1, up + change), down))
         actual = AvailabilityPattern(shifted)
-    return ResourceAvailability(planned, actual, draw(restart_delays(max_mean=max_delay)))
+    restart = draw(restart_delays(max_mean=max_delay))
+    phase = 0.0
+    if phases:
+        first = (actual or planned).uptime(0)
+        phase = draw(_quarters(0, first - 0.25))
+    return ResourceAvailability(planned, actual, restart, phase)
 
 
 def resource_availabilities(
@@ -152,11 +158,12 @@ def resource_availabilities(
     max_uptime: int = 100,
     max_downtime: int = 5,
     max_delay: float = 1,
+    phases: bool = True,
 ) -> st.SearchStrategy[ResourceAvailability]:
-    """One resource's availability: a planned pattern, the actual one, a restart delay.
+    """One resource's availability: a planned pattern, the actual one, a restart delay, a phase.
 
-    Shrinks towards one pair `(min_uptime, 0)`, followed exactly, and no
-    restart delay.
+    Shrinks towards one pair `(min_uptime, 0)`, followed exactly, no
+    restart delay and a starting phase of 0.
 
     Parameters
     ----------
@@ -167,6 +174,10 @@ def resource_availabilities(
         Bounds of the pattern (see `availability_patterns`).
     max_delay
         Largest mean restart delay.
+    phases
+        If true, the resource may have been up for a while when the run
+        begins (a multiple of 0.25 s, shorter than its first actual uptime);
+        else it comes up at time 0.
 
     Raises
     ------
@@ -177,7 +188,7 @@ def resource_availabilities(
         max_pairs=max_pairs, min_uptime=min_uptime, max_uptime=max_uptime, max_downtime=max_downtime
     )
     require(max_delay, "max_delay", at_least=0)
-    return _resource(exact, max_pairs, min_uptime, max_uptime, max_downtime, max_delay)
+    return _resource(exact, max_pairs, min_uptime, max_uptime, max_downtime, max_delay, phases)
 
 
 @st.composite
@@ -320,11 +331,12 @@ def volatile_grids(
     max_uptime: int = 100,
     estimate_error: float = 0,
     times: str = "mixed",
+    phases: bool = True,
 ) -> st.SearchStrategy[VolatileGrid]:
     """Whole instances: `(jobs, resources, queue_length)`.
 
-    Shrinks towards no jobs, one resource up for 1 s at a time and queue
-    length 1.
+    Shrinks towards no jobs, one resource up for 1 s at a time from time 0
+    and queue length 1.
 
     Parameters
     ----------
@@ -337,6 +349,9 @@ def volatile_grids(
         How many resources (at least one) and their longest uptime.
     max_queue_length
         Largest queue length drawn (from 1).
+    phases
+        Resources may start part-way through their first uptime (see
+        `resource_availabilities`).
 
     Raises
     ------
@@ -355,7 +370,7 @@ def volatile_grids(
             times=times,
         ),
         st.lists(
-            resource_availabilities(exact=exact, max_uptime=max_uptime),
+            resource_availabilities(exact=exact, max_uptime=max_uptime, phases=phases),
             min_size=1,
             max_size=max_resources,
         ).map(tuple),

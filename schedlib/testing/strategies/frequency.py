@@ -1,11 +1,15 @@
 """Hypothesis strategies for pools run by PFS / MFS: nodes, jobs with CPU bursts, parameters.
 
-Everything is drawn so that simulated times are exact: speeds are powers of
-two, availabilities 1 or 1/2 (so node rates are powers of two), works,
-idle times, submissions, quanta and costs are small integers and grace
-factors are 1, 1.5 or 2. Many events then fall on the same instant —
-slices ending as jobs arrive, several jobs preempted at once, bursts that
-fit their quantum exactly — which is where scheduling rules go wrong.
+By default everything is drawn so that simulated times are exact: speeds
+are powers of two, availabilities 1 or 1/2 (so node rates are powers of
+two), works, idle times, submissions, quanta and costs are small integers
+and grace factors are 1, 1.5 or 2. Many events then fall on the same
+instant — slices ending as jobs arrive, several jobs preempted at once,
+bursts that fit their quantum exactly — which is where scheduling rules go
+wrong. With `float_times=True` ([`pools`][schedlib.testing.strategies.frequency.pools],
+[`pool_jobs`][schedlib.testing.strategies.frequency.pool_jobs]) works, idle
+times and submissions are arbitrary floats and rates, quanta and costs are
+not powers of two: times are rounded as real runs round them.
 
 Examples
 --------
@@ -31,6 +35,8 @@ from schedlib.validation import require
 __all__ = [
     "EXACT_AVAILABILITIES",
     "EXACT_SPEEDS",
+    "FLOAT_AVAILABILITIES",
+    "FLOAT_SPEEDS",
     "pool_jobs",
     "pool_nodes",
     "pool_settings",
@@ -41,6 +47,10 @@ EXACT_SPEEDS: tuple[float, ...] = (1.0, 2.0, 0.5)
 """Node speeds drawn by default (powers of two: exact times)."""
 EXACT_AVAILABILITIES: tuple[float, ...] = (1.0, 0.5)
 """Node availabilities drawn by default."""
+FLOAT_SPEEDS: tuple[float, ...] = (1.0, 1.5, 0.75, 2.5)
+"""Node speeds drawn with `float_times=True`."""
+FLOAT_AVAILABILITIES: tuple[float, ...] = (1.0, 0.6, 0.35)
+"""Node availabilities drawn with `float_times=True`."""
 
 
 def _range(low: int, high: int, name: str, floor: int = 0) -> None:
@@ -94,18 +104,24 @@ def _jobs(
     max_work: int,
     max_think: int,
     max_submit: int,
+    float_times: bool,
 ) -> tuple[PoolJob, ...]:
+    def number(low: float, high: float) -> st.SearchStrategy[Any]:
+        if float_times:
+            return st.floats(low, high, allow_nan=False, allow_infinity=False)
+        return st.integers(int(low), int(high))
+
     count = draw(st.integers(min_jobs, max_jobs))
     jobs = []
     for job_id in range(count):
-        submit = draw(st.integers(0, max_submit))
-        work = draw(st.lists(st.integers(1, max_work), min_size=1, max_size=max_bursts))
+        submit = draw(number(0, max_submit))
+        work = draw(
+            st.lists(number(0.01 if float_times else 1, max_work), min_size=1, max_size=max_bursts)
+        )
         if len(work) == 1:
             jobs.append(PoolJob.cpu_bound(job_id, submit, work[0]))
             continue
-        think = draw(
-            st.lists(st.integers(0, max_think), min_size=len(work) - 1, max_size=len(work) - 1)
-        )
+        think = draw(st.lists(number(0, max_think), min_size=len(work) - 1, max_size=len(work) - 1))
         jobs.append(PoolJob.interactive(job_id, submit, work, think))
     return tuple(jobs)
 
@@ -118,12 +134,14 @@ def pool_jobs(
     max_work: int = 12,
     max_think: int = 4,
     max_submit: int = 8,
+    float_times: bool = False,
 ) -> st.SearchStrategy[tuple[PoolJob, ...]]:
-    """Workloads: jobs with ids `0..n-1`, each of 1 to `max_bursts` integer bursts.
+    """Workloads: jobs with ids `0..n-1`, each of 1 to `max_bursts` bursts.
 
     A job with one burst is labelled CPU-bound, a job with several
-    interactive (the label is never read by a rule). Shrinks towards one
-    CPU-bound job of work 1 submitted at 0.
+    interactive (the label is never read by a rule). Works, idle times and
+    submissions are integers, or with `float_times` floats (works at least
+    0.01). Shrinks towards one CPU-bound job of work 1 (0.01) submitted at 0.
 
     Raises
     ------
@@ -136,16 +154,16 @@ def pool_jobs(
     require(max_work, "max_work", at_least=1)
     require(max_think, "max_think", at_least=0)
     require(max_submit, "max_submit", at_least=0)
-    return _jobs(min_jobs, max_jobs, max_bursts, max_work, max_think, max_submit)
+    return _jobs(min_jobs, max_jobs, max_bursts, max_work, max_think, max_submit, float_times)
 
 
 def pool_settings(
     *,
-    quanta: Sequence[int] = (1, 2),
+    quanta: Sequence[float] = (1, 2),
     graces: Sequence[float] = (1.0, 1.5, 2.0),
     max_preemptions: Sequence[int] = (1, 2, 3),
     max_mfs: Sequence[int] = (0, 1, 2),
-    costs: Sequence[int] = (0, 1, 2),
+    costs: Sequence[float] = (0, 1, 2),
     seeds: Sequence[int] = (0, 1, 2),
 ) -> st.SearchStrategy[dict[str, Any]]:
     """Keyword arguments for [`simulate_pool`][schedlib.frequency.simulation.simulate_pool].
@@ -190,8 +208,16 @@ def pools(
     max_jobs: int = 6,
     max_bursts: int = 3,
     max_work: int = 12,
+    float_times: bool = False,
 ) -> st.SearchStrategy[tuple[tuple[PoolJob, ...], tuple[PoolNode, ...], dict[str, Any]]]:
     """`(jobs, nodes, settings)`: a whole input of `simulate_pool` (policy aside).
+
+    With `float_times`, float works, idle times and submissions
+    ([`pool_jobs`][schedlib.testing.strategies.frequency.pool_jobs]), speeds
+    [`FLOAT_SPEEDS`][schedlib.testing.strategies.frequency.FLOAT_SPEEDS],
+    availabilities
+    [`FLOAT_AVAILABILITIES`][schedlib.testing.strategies.frequency.FLOAT_AVAILABILITIES],
+    quanta 0.7 or 1.3, grace 1, 1.1 or 1.5 and $K$ 0, 0.3 or 1.1.
 
     Shrinks as its parts do: one job of work 1, the head node alone, the
     first settings.
@@ -201,8 +227,17 @@ def pools(
     InvalidValueError
         If a bound is out of range (see the parts).
     """
-    return st.tuples(
-        pool_jobs(max_jobs=max_jobs, max_bursts=max_bursts, max_work=max_work),
-        pool_nodes(min_remote=min_remote, max_remote=max_remote),
-        pool_settings(),
+    jobs = pool_jobs(
+        max_jobs=max_jobs, max_bursts=max_bursts, max_work=max_work, float_times=float_times
     )
+    if not float_times:
+        nodes = pool_nodes(min_remote=min_remote, max_remote=max_remote)
+        return st.tuples(jobs, nodes, pool_settings())
+    nodes = pool_nodes(
+        min_remote=min_remote,
+        max_remote=max_remote,
+        speeds=FLOAT_SPEEDS,
+        availabilities=FLOAT_AVAILABILITIES,
+    )
+    floats = pool_settings(quanta=(0.7, 1.3), graces=(1.0, 1.1, 1.5), costs=(0, 0.3, 1.1))
+    return st.tuples(jobs, nodes, floats)
