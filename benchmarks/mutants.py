@@ -341,9 +341,9 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "multisite-withdrawal-frees-from-latest",
         "multi-site",
-        "schedlib/multisite/scheduling_pass.py",
-        "        if site.freed_from is None or reserved < site.freed_from:",
-        "        if site.freed_from is None or reserved > site.freed_from:",
+        "schedlib/backfill/reservations.py",
+        "        if start < self._floor:",
+        "        if self._floor == _INF or start > self._floor:",
         ("tests/multisite/test_decisions.py", "tests/multisite/test_reference.py"),
         "compression after withdrawals starts from the latest withdrawn reservation",
     ),
