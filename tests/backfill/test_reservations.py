@@ -33,6 +33,7 @@ from schedlib.backfill import (
 from schedlib.model import Time
 from schedlib.multisite import POLICIES, simulate_multisite
 from schedlib.testing.strategies import multisite_instances, parallel_instances
+from schedlib.testing.strategies.clock import Clock, clocks
 from schedlib.workloads import load_workload
 from schedlib.workloads.locate import traces_folder
 
@@ -195,6 +196,111 @@ def test_every_conservative_site_schedules_as_the_definition(
             reserve_on_arrival=on_arrival,
         )
     assert log_of(ours.record) == log_of(reference.record)
+
+
+# -- one book under random operations: arrivals, early ends, withdrawals ---------------------
+
+
+class ByDefinition(Reservations):
+    """A book that compresses by the definition (the reference, beside the real one)."""
+
+    _compress = straightforward_compress
+
+
+OPERATIONS = st.lists(
+    st.one_of(
+        st.tuples(st.just("arrive"), st.integers(1, 5), st.integers(1, 8)),
+        st.tuples(st.just("withdraw"), st.integers(0, 40)),
+        st.tuples(st.just("end"), st.integers(0, 40)),
+        st.tuples(st.just("wait"), st.integers(1, 4)),
+    ),
+    max_size=40,
+)
+
+
+def replay(clock: Clock, capacity: int, operations: list[tuple[Any, ...]]) -> None:
+    """Drive a book and its reference through `operations`; they must decide alike.
+
+    `("arrive", procs, ticks)` queues a job (procs capped at the capacity),
+    `("withdraw", i)` takes queued job `i` (modulo the queue) out, `("end", i)` ends
+    running job `i` (modulo those before their planned end) now, `("wait", ticks)`
+    moves the clock on, no later than the earliest reservation (the model's timer).
+    Both books decide after every operation.
+    """
+    ours, reference = Reservations(Profile.idle(capacity)), ByDefinition(Profile.idle(capacity))
+    ticks = 0
+    now = clock.at(0)
+    running: list[tuple[Time, int]] = []  # (planned end, procs) of the started jobs
+    for job_id, (operation, *args) in enumerate(operations):
+        if operation == "arrive":
+            request = Request(job_id, now, min(args[0], capacity), clock.span(args[1]))
+            ours.append(request)
+            reference.append(request)
+        elif operation == "withdraw" and len(ours):
+            k = args[0] % len(ours)
+            assert ours.withdraw(k) == reference.withdraw(k)
+        elif operation == "end":
+            early = [r for r in running if r[0] > now]
+            if early:
+                planned_end, procs = early[args[0] % len(early)]
+                running.remove((planned_end, procs))
+                ours.end_early(now, planned_end, procs)
+                reference.end_early(now, planned_end, procs)
+        elif operation == "wait":
+            ticks += args[0]
+            due = ours.next_due()
+            now = clock.at(ticks)
+            if due is not None and due < now:
+                now = due
+        decision = ours.decide(now)
+        assert decision == reference.decide(now), (operation, now)
+        assert ours.starts == reference.starts and ours.freeze() == reference.freeze()
+        started = decision[1]
+        running += [
+            (now + ours.requests[k].requested_time, ours.requests[k].procs) for k in started
+        ]
+        ours.pop_due(started)
+        reference.pop_due(started)
+
+
+@pytest.mark.parametrize("times", ["integer", "float"])
+@settings(max_examples=300)
+@given(clock=st.data(), capacity=st.integers(1, 5), operations=OPERATIONS)
+def test_a_book_under_random_operations_decides_as_the_definition(
+    times: str, clock: st.DataObject, capacity: int, operations: list[tuple[Any, ...]]
+) -> None:
+    """Withdrawals anywhere in the queue free room that starts after `now`, and early ends
+    free room up to their planned end: a job checked before a later move of the same pass
+    must still see that move's room at the next compression."""
+    replay(clock.draw(clocks(times)), capacity, operations)
+
+
+# Operation sequences on which a book that forgets the room freed by the moves after a
+# job (for the next compression) decides differently from the definition: rare among
+# random sequences (about one in a few hundred), so kept as fixed cases. Found by a
+# search over random sequences (seeded), each the shortest of its search.
+FORGETFUL = [
+    (
+        3,
+        "arrive 1 5; end 1; arrive 1 8; arrive 2 3; arrive 3 6; arrive 1 7; arrive 1 2; end 8; "
+        "withdraw 9; end 3",
+    ),
+    (
+        2,
+        "arrive 2 7; arrive 1 6; wait 2; arrive 2 4; arrive 2 2; arrive 1 3; end 10; wait 4; "
+        "withdraw 9",
+    ),
+]
+
+
+@pytest.mark.parametrize(("capacity", "script"), FORGETFUL)
+def test_a_job_checked_before_a_later_move_sees_its_room_at_the_next_compression(
+    capacity: int, script: str
+) -> None:
+    operations = [
+        (word, *map(int, rest)) for word, *rest in (step.split() for step in script.split(";"))
+    ]
+    replay(Clock(1, 0), capacity, operations)
 
 
 # -- slices of the real traces ---------------------------------------------------------------------
