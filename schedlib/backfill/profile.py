@@ -29,7 +29,9 @@ jobs of CEA-Curie, 777 on SDSC-SP2 at four times its load), where a list
 insertion is a C-speed shift and a sorted container's per-call overhead
 dominates. `benchmarks/profile_structures.py` runs the same conservative
 simulations with a `SortedDict` profile: identical schedules, 1.6-2.1 times
-slower. Every pass copies the profile anyway, to keep it immutable.
+slower. A simulation keeps one working copy per cluster for the whole run
+([`Reservations`][schedlib.backfill.reservations.Reservations]); the pure decision
+function copies the profile once per pass.
 
 Intervals are half-open, $[s, s + d)$: processors released at $t$ can be
 reserved from $t$.
@@ -38,7 +40,7 @@ reserved from $t$.
 |---|---|
 | `free_at(t)` | $O(\\log k)$ |
 | `earliest_fit(t, n, d)` | $O(\\log k + m)$, $m$ = breakpoints scanned up to the answer |
-| `earlier_fit(t, n, d, c)` | $O(\\log k + m)$, $m$ breakpoints in $[t, c)$ scanned, often none |
+| `earlier_fit(t, n, d, c)` | $O(w \\log k)$, $w$ windows in $[t, c)$ looked at |
 | `reserve`, `release`, `move` | $O(\\log k + m)$, plus an insertion (a C-speed shift) |
 | `compress(t, ...)` of $q$ reservations | $q$ `earlier_fit` and up to $q$ `move`, in one loop |
 | `advance(t)` (forget the past) | $O(\\log k)$ plus a C-speed deletion |
@@ -389,22 +391,12 @@ class ProfileEditor:
 
         Notes
         -----
-        Complexity: $O(\\log k + m)$, $m$ breakpoints in $[t, c)$. Three
-        shortcuts skip the scan, or part of it:
-
-        - the scan starts at the first segment with `procs` free processors,
-          found by bisection in the prefix maxima of the free counts (kept
-          between calls, extended at C speed after a change); none before $c$
-          (the usual case) answers at once;
-        - the segments just before $c$ are too full, so a window must end
-          before them, at $L$, and the job is too long for that;
-        - the editor remembers the requests $(n', d', t', L')$ that found no
-          window ending by their $L'$ since its last change: a request with
-          $n \\ge n'$, $d \\ge d'$, $t \\ge t'$ and $L \\le L'$ has none either (any
-          window of it would contain one of the smaller request), so it is
-          answered without a scan. Compression asks this of many similar
-          jobs in a row (on CTC-SP2 at 338 processors, it spares about 60%
-          of the scans that find nothing).
+        Complexity: $O(w \\log k)$ for $w$ windows looked at in $[t, c)$: the
+        scan jumps from window to window (the last too-full segment of a
+        window rules out every start up to its end), one bisection each. It
+        is the scan loop of compression (`_replan`) for
+        one reservation, where compression also skips the windows that reach
+        into no room freed since the job was last checked.
 
         Examples
         --------
