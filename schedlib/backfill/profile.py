@@ -121,6 +121,29 @@ def _earliest_fit(
     return candidate  # the last segment is fully free
 
 
+def _shift(
+    times: list[Time], free: list[int], start: Time, end: Time, delta: int
+) -> tuple[int, int]:
+    """Add `delta` to the free counts over $[start, end)$, split at both ends (unchecked).
+
+    Returns the indices `(i, j)` of `start` and `end` among the breakpoints; the
+    caller checks the counts and merges equal neighbours back.
+    """
+    i = bisect_left(times, start)
+    if i == len(times) or times[i] != start:
+        times.insert(i, start)
+        free.insert(i, free[i - 1])
+    j = bisect_left(times, end, i + 1)
+    if j == len(times) or times[j] != end:
+        times.insert(j, end)
+        free.insert(j, free[j - 1])
+    if j == i + 1:
+        free[i] += delta
+    else:
+        free[i:j] = [count + delta for count in free[i:j]]
+    return i, j
+
+
 @attrs.frozen(slots=True, repr=False)
 class Profile:
     """Free processors over future time; immutable (every operation returns a new profile).
@@ -538,6 +561,8 @@ class ProfileEditor:
         times = self._times
         free = self._free
         add = self._add
+        shift = _shift
+        merge = self._merge_around
         inf = _INF
         freed_low = inf  # room freed by this pass's moves so far: [freed_low, freed_high)
         freed_high = -inf
@@ -611,24 +636,8 @@ class ProfileEditor:
             gap = current if current > new_end else new_end
             cut = current if current < new_end else new_end
             for lo, hi, delta in ((gap, old_end, n), (candidate, cut, -n)):
-                if not lo < hi:
-                    continue
-                a = bisect_left(times, lo)
-                if a == len(times) or times[a] != lo:
-                    times.insert(a, lo)
-                    free.insert(a, free[a - 1])
-                b = bisect_left(times, hi, a + 1)
-                if b == len(times) or times[b] != hi:
-                    times.insert(b, hi)
-                    free.insert(b, free[b - 1])
-                if b == a + 1:
-                    free[a] += delta
-                else:
-                    free[a:b] = [count + delta for count in free[a:b]]
-                if b < len(free) and free[b] == free[b - 1]:  # canonical form
-                    del free[b], times[b]
-                if a and free[a] == free[a - 1]:
-                    del free[a], times[a]
+                if lo < hi:
+                    merge(*shift(times, free, lo, hi, delta))
             moves.append((k, gap, old_end))
             if gap < freed_low:
                 freed_low = gap
@@ -658,21 +667,8 @@ class ProfileEditor:
             return
         times = self._times
         free = self._free
-        i = bisect_left(times, start)
-        if i == len(times) or times[i] != start:
-            times.insert(i, start)
-            free.insert(i, free[i - 1])
-        j = bisect_left(times, end, i + 1)
-        if j == len(times) or times[j] != end:
-            times.insert(j, end)
-            free.insert(j, free[j - 1])
-        if j == i + 1:
-            worst = free[i] + delta
-            free[i] = worst
-        else:
-            counts = [count + delta for count in free[i:j]]
-            free[i:j] = counts
-            worst = min(counts) if delta < 0 else max(counts)
+        i, j = _shift(times, free, start, end, delta)
+        worst = min(free[i:j]) if delta < 0 else max(free[i:j])
         if worst < 0 or worst > self.capacity:
             at = max(times[free.index(worst, i)], start)
             if delta < 0:
