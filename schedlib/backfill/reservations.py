@@ -279,7 +279,12 @@ class Reservations:
         highs = [ceiling if x < ceiling else x for x in highs]
         procs = [job.procs for job in requests]
         durations = [job.requested_time for job in requests]
-        changed, moves = self.editor._replan(now, procs, durations, self.starts, lows, highs, True)
+        if type(self.editor) is ProfileEditor:
+            changed, moves = self.editor._replan(
+                now, procs, durations, self.starts, lows, highs, True
+            )
+        else:  # another profile structure (a subclass): through its public methods
+            changed, moves = self._replan_by_methods(now, procs, durations)
         # Every job was placed or checked (or could not use the room freed): what is left
         # for the next compression is the room the moves after it freed.
         new_lows = [_INF] * n
@@ -300,6 +305,33 @@ class Reservations:
         self.lows[:] = new_lows
         self.highs[:] = new_highs
         return changed
+
+    def _replan_by_methods(
+        self, now: Time, procs: list[int], durations: list[Time]
+    ) -> tuple[list[int], list[tuple[int, Time, Time]]]:
+        """`_replan` through the editor's `earliest_fit`, `earlier_fit` and `move`.
+
+        For an editor that keeps its profile otherwise (a subclass, as
+        `benchmarks/profile_structures.py` measures): every waiting job is
+        re-checked from `now`, so the envelopes are not needed (no moves are
+        reported for them); the result is the same.
+        """
+        editor = self.editor
+        starts = self.starts
+        changed: list[int] = []
+        for k, current in enumerate(starts):
+            n, duration = procs[k], durations[k]
+            if current is None:
+                at = editor.earliest_fit(now, n, duration)
+                editor.reserve(at, duration, n)
+            else:
+                at = editor.earlier_fit(now, n, duration, current)
+                if at == current:
+                    continue
+                editor.move(current, at, duration, n)
+            starts[k] = at
+            changed.append(k)
+        return changed, []
 
     # ------------------------------------------------------------------ queries
 

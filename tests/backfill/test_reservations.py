@@ -25,6 +25,7 @@ from schedlib.backfill import (
     Plan,
     PlanDecision,
     Profile,
+    ProfileEditor,
     Request,
     Reservations,
     conservative,
@@ -201,6 +202,10 @@ def test_every_conservative_site_schedules_as_the_definition(
 # -- one book under random operations: arrivals, early ends, withdrawals ---------------------
 
 
+class OtherEditor(ProfileEditor):
+    """A profile editor of another class: `Reservations` uses only its public methods."""
+
+
 class ByDefinition(Reservations):
     """A book that compresses by the definition (the reference, beside the real one)."""
 
@@ -228,24 +233,27 @@ def replay(clock: Clock, capacity: int, operations: list[tuple[Any, ...]]) -> No
     Both books decide after every operation.
     """
     ours, reference = Reservations(Profile.idle(capacity)), ByDefinition(Profile.idle(capacity))
+    # a subclass of the editor: compression goes through its public methods
+    methods = Reservations(OtherEditor(capacity, [clock.at(0)], [capacity]))
+    books = (ours, reference, methods)
     ticks = 0
     now = clock.at(0)
     running: list[tuple[Time, int]] = []  # (planned end, procs) of the started jobs
     for job_id, (operation, *args) in enumerate(operations):
         if operation == "arrive":
             request = Request(job_id, now, min(args[0], capacity), clock.span(args[1]))
-            ours.append(request)
-            reference.append(request)
+            for book in books:
+                book.append(request)
         elif operation == "withdraw" and len(ours):
             k = args[0] % len(ours)
-            assert ours.withdraw(k) == reference.withdraw(k)
+            assert ours.withdraw(k) == reference.withdraw(k) == methods.withdraw(k)
         elif operation == "end":
             early = [r for r in running if r[0] > now]
             if early:
                 planned_end, procs = early[args[0] % len(early)]
                 running.remove((planned_end, procs))
-                ours.end_early(now, planned_end, procs)
-                reference.end_early(now, planned_end, procs)
+                for book in books:
+                    book.end_early(now, planned_end, procs)
         elif operation == "wait":
             ticks += args[0]
             due = ours.next_due()
@@ -253,14 +261,15 @@ def replay(clock: Clock, capacity: int, operations: list[tuple[Any, ...]]) -> No
             if due is not None and due < now:
                 now = due
         decision = ours.decide(now)
-        assert decision == reference.decide(now), (operation, now)
-        assert ours.starts == reference.starts and ours.freeze() == reference.freeze()
+        assert decision == reference.decide(now) == methods.decide(now), (operation, now)
+        assert ours.starts == reference.starts == methods.starts
+        assert ours.freeze() == reference.freeze() == methods.freeze()
         started = decision[1]
         running += [
             (now + ours.requests[k].requested_time, ours.requests[k].procs) for k in started
         ]
-        ours.pop_due(started)
-        reference.pop_due(started)
+        for book in books:
+            book.pop_due(started)
 
 
 @pytest.mark.parametrize("times", ["integer", "float"])
