@@ -603,24 +603,23 @@ class ProfileEditor:
             candidate = t
             if candidate >= high:
                 continue  # every window from here lies in room not freed since
-            # Jump from window to window: the last too-full segment of the window
-            # [candidate, candidate + d) (before `current`: beyond, the job's own place
-            # is free) rules out every start up to its end; the next candidate is the
-            # segment after it (full or not: the next window looks).
-            while True:
-                k_end = bisect_left(times, candidate + duration, i + 1, last)
-                j = k_end - 1
-                while j >= i and free[j] >= n:
-                    j -= 1
-                if j < i:
-                    break  # no segment of the window is too full: it fits
-                i = j + 1
-                if i == last:
-                    break  # too full just before `current`: nothing earlier
-                candidate = times[i]
-                if candidate >= high:
-                    break
-            if i == last or candidate >= high:
+            # Segment by segment up to `current` (beyond, the job's own place is free):
+            # a too-full segment before the window's end moves the candidate to the next
+            # segment with room; the first too-full segment at or after the end, or
+            # `current` reached with the candidate standing, means it fits.
+            blocked = free[i] < n
+            for j in range(i + 1, last):
+                if free[j] < n:
+                    if not blocked:
+                        if candidate + duration <= times[j]:
+                            break  # the window ends before this segment: it fits
+                        blocked = True
+                elif blocked:
+                    candidate = times[j]
+                    if candidate >= high:
+                        break  # only windows in room not freed since
+                    blocked = False
+            if blocked or candidate >= high:
                 continue  # nothing earlier, or only windows in room not freed since
             if candidate == current:
                 continue
