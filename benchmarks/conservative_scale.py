@@ -401,6 +401,19 @@ def table(results: dict[str, Any]) -> str:
             f"| {after['profile_mean']}; {after['profile_max']} | {_n(after['moved'])} "
             f"| {_n(after['placed'])} | {_n(after['queries'])} |"
         )
+    growth = results["growth"]
+    if len(growth) > 1 and growth[-1]["jobs"] < 10_000:
+        a, b = growth[-2], growth[-1]
+        slope = math.log(b["after"]["cpu_s"] / a["after"]["cpu_s"]) / math.log(
+            b["jobs"] / a["jobs"]
+        )
+        guess = b["after"]["cpu_s"] * (10_000 / b["jobs"]) ** slope
+        lines += [
+            "",
+            f"10,000 jobs: not run; at the exponent from {_n(a['jobs'])} to {_n(b['jobs'])} "
+            f"jobs ({slope:.2f}) it would take about {guess / 60:.0f} CPU minutes (an "
+            "extrapolation).",
+        ]
     hostile = results.get("hostile") or {}
     if hostile:
         before = hostile.get("before")

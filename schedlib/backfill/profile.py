@@ -40,7 +40,7 @@ reserved from $t$.
 |---|---|
 | `free_at(t)` | $O(\\log k)$ |
 | `earliest_fit(t, n, d)` | $O(\\log k + m)$, $m$ = breakpoints scanned up to the answer |
-| `earlier_fit(t, n, d, c)` | $O(w \\log k)$, $w$ windows in $[t, c)$ looked at |
+| `earlier_fit(t, n, d, c)` | $O(\\log k + m)$, $m$ breakpoints in $[t, c)$ scanned |
 | `reserve`, `release`, `move` | $O(\\log k + m)$, plus an insertion (a C-speed shift) |
 | `compress(t, ...)` of $q$ reservations | $q$ `earlier_fit` and up to $q$ `move`, in one loop |
 | `advance(t)` (forget the past) | $O(\\log k)$ plus a C-speed deletion |
@@ -414,12 +414,11 @@ class ProfileEditor:
 
         Notes
         -----
-        Complexity: $O(w \\log k)$ for $w$ windows looked at in $[t, c)$: the
-        scan jumps from window to window (the last too-full segment of a
-        window rules out every start up to its end), one bisection each. It
-        is the scan loop of compression (`_replan`) for
-        one reservation, where compression also skips the windows that reach
-        into no room freed since the job was last checked.
+        Complexity: $O(\\log k + m)$ for $m$ breakpoints in $[t, c)$, scanned
+        one by one (a too-full segment moves the candidate start past it). It
+        is the scan loop of compression (`_replan`) for one reservation, where
+        compression also skips the windows that reach into no room freed
+        since the job was last checked.
 
         Examples
         --------
