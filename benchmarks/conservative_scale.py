@@ -347,6 +347,18 @@ def _n(x: float) -> str:
     return f"{x:,}"
 
 
+def row_cpu(results: dict[str, Any], jobs: int) -> tuple[float, bool]:
+    """CPU seconds of the row at `jobs`: measured, or extrapolated from the last two sizes
+    (then `False`)."""
+    growth = results["growth"]
+    for entry in growth:
+        if entry["jobs"] == jobs:
+            return entry["after"]["cpu_s"], True
+    a, b = growth[-2], growth[-1]
+    slope = math.log(b["after"]["cpu_s"] / a["after"]["cpu_s"]) / math.log(b["jobs"] / a["jobs"])
+    return b["after"]["cpu_s"] * (jobs / b["jobs"]) ** slope, False
+
+
 def grid_estimate(results: dict[str, Any]) -> tuple[float, int] | None:
     """Estimated CPU seconds of the whole grid at the largest size, and its row count.
 
@@ -356,11 +368,10 @@ def grid_estimate(results: dict[str, Any]) -> tuple[float, int] | None:
     family's rows what the greedy-mr row at 2.0 costs (an upper bound).
     """
     grid = {(r["policy"], r["load_factor"]): r for r in results["grid"]}
-    top = results["growth"][-1]
     if ("conservative-mr", 1.0) not in grid or ("greedy-mr", 2.0) not in grid:
         return None
     low = grid[("conservative-mr", 1.0)]["cpu_s"]
-    high = top["after"]["cpu_s"]
+    high, _ = row_cpu(results, grid[("conservative-mr", 1.0)]["jobs"])
     easy = grid[("greedy-mr", 2.0)]["cpu_s"]
     factors = (1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
     total = 0.0
@@ -402,18 +413,17 @@ def table(results: dict[str, Any]) -> str:
             f"| {_n(after['placed'])} | {_n(after['queries'])} |"
         )
     growth = results["growth"]
-    if len(growth) > 1 and growth[-1]["jobs"] < 10_000:
+    if len(growth) > 1:
         a, b = growth[-2], growth[-1]
-        slope = math.log(b["after"]["cpu_s"] / a["after"]["cpu_s"]) / math.log(
-            b["jobs"] / a["jobs"]
-        )
-        guess = b["after"]["cpu_s"] * (10_000 / b["jobs"]) ** slope
-        lines += [
-            "",
-            f"10,000 jobs: not run; at the exponent from {_n(a['jobs'])} to {_n(b['jobs'])} "
-            f"jobs ({slope:.2f}) it would take about {guess / 60:.0f} CPU minutes (an "
-            "extrapolation).",
-        ]
+        for n in (5000, 10_000):
+            cpu, measured = row_cpu(results, n)
+            if not measured:
+                lines += [
+                    "",
+                    f"{_n(n)} jobs: not run with this version; at the exponent from "
+                    f"{_n(a['jobs'])} to {_n(b['jobs'])} jobs it would take about "
+                    f"{cpu / 60:.0f} CPU minutes (an extrapolation).",
+                ]
     hostile = results.get("hostile") or {}
     if hostile:
         before = hostile.get("before")
@@ -446,7 +456,7 @@ def table(results: dict[str, Any]) -> str:
     estimate = grid_estimate(results)
     if estimate is not None:
         total, rows = estimate
-        n = results["growth"][-1]["jobs"]
+        n = results["grid"][0]["jobs"]
         measured = ", ".join(
             f"{r['policy']} at {r['load_factor']}: {r['cpu_s']} s" for r in results["grid"]
         )
@@ -467,6 +477,27 @@ def _targets(results: dict[str, Any], estimate: tuple[float, int] | None) -> lis
     """Issue 26's targets against what was measured."""
     growth = {entry["jobs"]: entry["after"] for entry in results["growth"]}
     rows: list[tuple[str, str, bool | None]] = []
+    if 5000 not in growth and len(growth) > 1:
+        cpu, _ = row_cpu(results, 5000)
+        slope = math.log(cpu / growth[1000]["cpu_s"]) / math.log(5) if 1000 in growth else None
+        rows.append(("one row at 5,000 jobs <= 90 s CPU", f"{cpu:.0f} s (extrapolated)", cpu <= 90))
+        if slope is not None:
+            rows.append(
+                (
+                    "growth exponent 1,000 to 5,000 <= 1.4",
+                    f"{slope:.2f} (extrapolated)",
+                    slope <= 1.4,
+                )
+            )
+        first, last = min(growth), max(growth)
+        moved = math.log(growth[last]["moved"] / growth[first]["moved"]) / math.log(last / first)
+        rows.append(
+            (
+                f"(for scale: reservations moved, exponent {_n(first)} to {_n(last)})",
+                f"{moved:.2f}",
+                None,
+            )
+        )
     if 5000 in growth:
         cpu = growth[5000]["cpu_s"]
         rows.append(("one row at 5,000 jobs <= 90 s CPU", f"{cpu} s", cpu <= 90))
