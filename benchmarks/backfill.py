@@ -333,7 +333,22 @@ def main() -> None:
     parser.add_argument(
         "--one", nargs=3, metavar=("PATH", "PROCESSORS", "POLICY"), help=argparse.SUPPRESS
     )
+    parser.add_argument(
+        "--plain-process",
+        nargs=2,
+        metavar=("PATH", "POLICY"),
+        help="only read PATH and run the plain loop of POLICY on it (a whole process to "
+        "time from outside, e.g. with farm-bench, beside `schedlib run`)",
+    )
     args = parser.parse_args()
+    if args.plain_process:
+        from schedlib.workloads import load_workload
+
+        path, policy = args.plain_process
+        workload = load_workload(path)
+        starts = plain_run(plain_jobs(workload.jobs), workload.cluster.processors, policy)
+        print(len(starts))
+        return
     if args.one:  # the child: one measurement, printed as JSON
         path, processors, policy = args.one
         size = None if processors == "header" else int(processors)

@@ -13,8 +13,12 @@ beside the repository. Tests that need them skip when they are absent, unless
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
+from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -47,3 +51,20 @@ def traces_dir() -> Path:
             pytest.fail(message)
         pytest.skip(message)
     return TRACES
+
+
+@pytest.fixture(scope="session")
+def benchmark_script() -> Callable[[str], ModuleType]:
+    """A loader of the scripts in `benchmarks/` by name (they are not a package)."""
+
+    def load(name: str) -> ModuleType:
+        spec = importlib.util.spec_from_file_location(
+            f"benchmark_{name}", ROOT / "benchmarks" / f"{name}.py"
+        )
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # dataclasses look their module up
+        spec.loader.exec_module(module)
+        return module
+
+    return load

@@ -45,6 +45,7 @@ from schedlib.backfill.policies import (
 )
 from schedlib.backfill.processors import FreeProcessors
 from schedlib.backfill.profile import Profile, ProfileEditor
+from schedlib.backfill.reservations import Reservations
 from schedlib.backfill.simulation import (
     CONVENTIONS,
     POLICIES,
@@ -68,6 +69,7 @@ __all__ = [
     "Profile",
     "ProfileEditor",
     "Request",
+    "Reservations",
     "Snapshot",
     "conservative",
     "easy",

@@ -35,13 +35,12 @@ runtime estimates in scheduling the IBM SP2 with backfilling", IEEE TPDS
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import compress as compress_
-from itertools import count, islice, repeat
-from operator import eq, ne
+from itertools import islice
 
 import attrs
 
 from schedlib.backfill.profile import Profile
+from schedlib.backfill.reservations import Reservations
 from schedlib.model import JobId, Time
 
 _INF = float("inf")
@@ -490,110 +489,15 @@ def conservative(plan: Plan) -> PlanDecision:
     """
     now = plan.now
     queue = plan.queue
-    reservations = plan.reservations
-    editor = plan.profile.edit()
-    editor.advance(now)
+    book = Reservations.of(plan.profile, queue, plan.reservations, plan.settled)
+    book.editor.advance(now)
     for planned_end, procs in plan.released:
-        editor.release_until(now, planned_end, procs)  # not release(now, planned_end - now)
-    compress = bool(plan.released) or plan.compress
-    n = len(queue)
-    # settled[k]: earliest start of room freed since job k was last placed or checked.
-    if plan.settled is None:
-        settled = [-_INF] * n  # unknown: anything may have been freed (min with a floor: same)
-    else:
-        settled = list(plan.settled)
-        settled += [_INF] * (n - len(settled))
-        if compress:
-            floor = now if plan.released or plan.freed_from is None else plan.freed_from
-            settled = [x if x <= floor else floor for x in settled]  # min(x, floor), inlined
-    new = list(reservations)
-    changed = []
-    first = 0 if compress else (reservations.index(None) if None in reservations else len(new))
-    earliest_fit, earlier_fit, move = editor.earliest_fit, editor.earlier_fit, editor.move
-    reach_start = editor.reach_start
-    freed_here = _INF  # earliest room freed by moves so far in this pass
-    moves: list[tuple[int, Time]] = []
-    checked = [False] * n
-    unknown = plan.settled is None  # every job is checked from `now`
-    loop_from = first
-    if compress and unknown:
-        # The jobs that hold a reservation, up to the first that has none: all
-        # re-checked from `now`, in queue order, in one call (same checks, same moves).
-        stop = reservations.index(None) if None in reservations else n
-        if stop:
-            held = queue[:stop]
-            durations = [job.requested_time for job in held]
-            olds: tuple[Time, ...] = reservations[:stop]  # type: ignore[assignment]
-            starts = editor.compress(now, [job.procs for job in held], durations, olds)
-            for k in compress_(count(), map(ne, starts, olds)):
-                at = starts[k]
-                new[k] = at
-                changed.append(k)
-                gap = at + durations[k]
-                if gap < olds[k]:
-                    gap = olds[k]  # its old place, from here on, is free
-                moves.append((k, gap))
-                if gap < freed_here:
-                    freed_here = gap
-            loop_from = stop
-    for k in range(loop_from, n):
-        old = reservations[k]
-        job = queue[k]
-        duration = job.requested_time
-        if old is None:
-            at = earliest_fit(now, job.procs, duration)
-            editor.reserve(at, duration, job.procs)
-        elif not compress:
-            continue
-        else:
-            if unknown:
-                t = now
-            else:
-                freed = settled[k]
-                if freed > freed_here:
-                    freed = freed_here
-                if freed >= old:
-                    continue  # nothing freed before its start: no earlier fit (see Notes)
-                # Only a window that reaches into the freed room can be new (see Notes).
-                t = reach_start(now, duration, freed)
-                settled[k] = _INF
-                checked[k] = True
-            if old <= now:
-                continue  # due now: nothing earlier
-            at = earlier_fit(t, job.procs, duration, old)
-            if at == old:
-                continue
-            move(old, at, duration, job.procs)
-            gap = at + duration
-            if gap < old:
-                gap = old  # its old place, from here on, is free
-            moves.append((k, gap))
-            if gap < freed_here:
-                freed_here = gap
-        new[k] = at
-        changed.append(k)
-        settled[k] = _INF
-        checked[k] = True
-    if unknown and compress:  # every job was checked: it saw the moves after it
-        settled = [_INF] * n
-        after = _INF
-        high = n
-        for k, gap in reversed(moves):  # what `_settle` does when every job was checked
-            settled[k:high] = [after] * (high - k)
-            high = k
-            if gap < after:
-                after = gap
-        settled[:high] = [after] * high
-    elif moves:  # room a move freed counts for the jobs checked before it, and for all skipped
-        after = _INF
-        high = n
-        for k, gap in reversed(moves):  # jobs k .. high - 1 saw the moves after them
-            _settle(settled, checked, k, high, after, freed_here)
-            high = k
-            if gap < after:
-                after = gap
-        _settle(settled, checked, first, high, after, freed_here)
-    result: tuple[Time, ...] = tuple(new)  # type: ignore[arg-type]
-    positions = tuple(compress_(count(), map(eq, result, repeat(now)))) if now in result else ()
+        book.end_early(now, planned_end, procs)
+    if plan.compress:
+        book.freed(now if plan.freed_from is None else plan.freed_from, _INF)
+    changed, positions = book.decide(now)
+    result: tuple[Time, ...] = tuple(book.starts)  # type: ignore[arg-type]
     started = tuple(queue[k] for k in positions)
-    return PlanDecision(result, editor.freeze(), started, positions, tuple(changed), tuple(settled))
+    return PlanDecision(
+        result, book.freeze(), started, tuple(positions), tuple(changed), tuple(book.lows)
+    )

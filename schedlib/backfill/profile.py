@@ -29,7 +29,9 @@ jobs of CEA-Curie, 777 on SDSC-SP2 at four times its load), where a list
 insertion is a C-speed shift and a sorted container's per-call overhead
 dominates. `benchmarks/profile_structures.py` runs the same conservative
 simulations with a `SortedDict` profile: identical schedules, 1.6-2.1 times
-slower. Every pass copies the profile anyway, to keep it immutable.
+slower. A simulation keeps one working copy per cluster for the whole run
+([`Reservations`][schedlib.backfill.reservations.Reservations]); the pure decision
+function copies the profile once per pass.
 
 Intervals are half-open, $[s, s + d)$: processors released at $t$ can be
 reserved from $t$.
@@ -38,7 +40,7 @@ reserved from $t$.
 |---|---|
 | `free_at(t)` | $O(\\log k)$ |
 | `earliest_fit(t, n, d)` | $O(\\log k + m)$, $m$ = breakpoints scanned up to the answer |
-| `earlier_fit(t, n, d, c)` | $O(\\log k + m)$, $m$ breakpoints in $[t, c)$ scanned, often none |
+| `earlier_fit(t, n, d, c)` | $O(\\log k + m)$, $m$ breakpoints in $[t, c)$ scanned |
 | `reserve`, `release`, `move` | $O(\\log k + m)$, plus an insertion (a C-speed shift) |
 | `compress(t, ...)` of $q$ reservations | $q$ `earlier_fit` and up to $q$ `move`, in one loop |
 | `advance(t)` (forget the past) | $O(\\log k)$ plus a C-speed deletion |
@@ -73,7 +75,6 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from itertools import accumulate
 
 import attrs
 
@@ -81,6 +82,8 @@ from schedlib.errors import InvalidValueError
 from schedlib.model import Time
 
 __all__ = ["Profile", "ProfileEditor"]
+
+_INF = float("inf")
 
 
 def _check_request(procs: int, duration: Time, capacity: int) -> None:
@@ -116,6 +119,29 @@ def _earliest_fit(
         if free[i] < procs:
             blocked = True
     return candidate  # the last segment is fully free
+
+
+def _shift(
+    times: list[Time], free: list[int], start: Time, end: Time, delta: int
+) -> tuple[int, int]:
+    """Add `delta` to the free counts over $[start, end)$, split at both ends (unchecked).
+
+    Returns the indices `(i, j)` of `start` and `end` among the breakpoints; the
+    caller checks the counts and merges equal neighbours back.
+    """
+    i = bisect_left(times, start)
+    if i == len(times) or times[i] != start:
+        times.insert(i, start)
+        free.insert(i, free[i - 1])
+    j = bisect_left(times, end, i + 1)
+    if j == len(times) or times[j] != end:
+        times.insert(j, end)
+        free.insert(j, free[j - 1])
+    if j == i + 1:
+        free[i] += delta
+    else:
+        free[i:j] = [count + delta for count in free[i:j]]
+    return i, j
 
 
 @attrs.frozen(slots=True, repr=False)
@@ -336,33 +362,12 @@ class ProfileEditor:
         Processors of the machine.
     """
 
-    __slots__ = ("_failed", "_free", "_peak", "_peak_valid", "_times", "capacity")
+    __slots__ = ("_free", "_times", "capacity")
 
     def __init__(self, capacity: int, times: list[Time], free: list[int]) -> None:
         self.capacity = capacity
         self._times = times
         self._free = free
-        # _peak[i] = max(_free[:i + 1]), valid for i < _peak_valid: answers "are `procs`
-        # processors free anywhere before breakpoint i?" in O(1); every change at index
-        # i invalidates it from i on, and it is extended lazily at C speed.
-        self._peak: list[int] = []
-        self._peak_valid = 0
-        # (procs, duration, t, limit) of `earlier_fit` scans that found no window of
-        # `duration` with `procs` free in [t, limit) since the last change: a later
-        # request needing at least as much, from t on, has none before `limit` either.
-        self._failed: list[tuple[int, Time, Time, Time]] = []
-
-    def _peak_upto(self, last: int) -> list[int]:
-        """The prefix maxima `_peak`, made valid for segments `0 .. last - 1` (at C speed)."""
-        valid = self._peak_valid
-        peak = self._peak
-        if valid < last:
-            if valid:
-                peak[valid - 1 :] = accumulate(self._free[valid:last], max, initial=peak[valid - 1])
-            else:
-                peak[:] = accumulate(self._free[:last], max)
-            self._peak_valid = last
-        return peak
 
     def freeze(self) -> Profile:
         """The current content as an immutable profile.
@@ -409,22 +414,11 @@ class ProfileEditor:
 
         Notes
         -----
-        Complexity: $O(\\log k + m)$, $m$ breakpoints in $[t, c)$. Three
-        shortcuts skip the scan, or part of it:
-
-        - the scan starts at the first segment with `procs` free processors,
-          found by bisection in the prefix maxima of the free counts (kept
-          between calls, extended at C speed after a change); none before $c$
-          (the usual case) answers at once;
-        - the segments just before $c$ are too full, so a window must end
-          before them, at $L$, and the job is too long for that;
-        - the editor remembers the requests $(n', d', t', L')$ that found no
-          window ending by their $L'$ since its last change: a request with
-          $n \\ge n'$, $d \\ge d'$, $t \\ge t'$ and $L \\le L'$ has none either (any
-          window of it would contain one of the smaller request), so it is
-          answered without a scan. Compression asks this of many similar
-          jobs in a row (on CTC-SP2 at 338 processors, it spares about 60%
-          of the scans that find nothing).
+        Complexity: $O(\\log k + m)$ for $m$ breakpoints in $[t, c)$, scanned
+        one by one (a too-full segment moves the candidate start past it). It
+        is the scan loop of compression (`_replan`) for one reservation, where
+        compression also skips the windows that reach into no room freed
+        since the job was last checked.
 
         Examples
         --------
@@ -432,7 +426,9 @@ class ProfileEditor:
         >>> e.earlier_fit(0, 2, 5, 10), e.earlier_fit(0, 1, 5, 10)
         (10, 0)
         """
-        return self._recheck(t, (procs,), (duration,), (current,), False)[0]
+        starts: list[Time | None] = [current]
+        self._replan(t, (procs,), (duration,), starts, (-_INF,), (_INF,), False)
+        return starts[0]  # type: ignore[return-value]
 
     def reach_start(self, t: Time, duration: Time, reach: Time) -> Time:
         """Where to start looking for a window of `duration` that must end after `reach`.
@@ -514,112 +510,138 @@ class ProfileEditor:
         """
         cls = type(self)
         if cls.earlier_fit is ProfileEditor.earlier_fit and cls.move is ProfileEditor.move:
-            return self._recheck(t, procs, durations, currents, True)
-        starts = list(currents)
+            starts: list[Time | None] = list(currents)
+            n = len(starts)
+            self._replan(t, procs, durations, starts, [-_INF] * n, [_INF] * n, True)
+            return starts  # type: ignore[return-value]
+        moved = list(currents)
         for k, current in enumerate(currents):
             at = self.earlier_fit(t, procs[k], durations[k], current)
             if at != current:
                 self.move(current, at, durations[k], procs[k])
-                starts[k] = at
-        return starts
+                moved[k] = at
+        return moved
 
-    def _recheck(
+    def _replan(
         self,
-        t: Time,
+        now: Time,
         procs: Sequence[int],
         durations: Sequence[Time],
-        currents: Sequence[Time],
+        starts: list[Time | None],
+        lows: Sequence[Time],
+        highs: Sequence[Time],
         moving: bool,
-    ) -> list[Time]:
-        """`earlier_fit` of each reservation in turn; with `moving`, each one found is moved.
+    ) -> tuple[list[int], list[tuple[int, Time, Time]]]:
+        """Conservative backfilling's pass over reservations in queue order: the one scan loop.
 
-        The one loop behind `earlier_fit` (one reservation, `moving=False`)
-        and `compress`: see `earlier_fit` for the method, `move` for the move.
+        For each job $k$ in order (`procs[k]` processors for `durations[k]`):
+
+        - `starts[k] is None` (with `moving`): it gets its earliest fit from
+          `now`, reserved here;
+        - otherwise its reservation $c$ is held here, and it is re-checked for
+          an earlier fit, as [`earlier_fit`][schedlib.backfill.profile.ProfileEditor.earlier_fit]
+          does, but only among the windows that can be new since it was last
+          checked: room freed since then lies in $[\\phi, \\psi)$, with
+          $\\phi$ = `lows[k]` and $\\psi$ = `highs[k]` widened by the room the
+          moves of this pass freed so far ($-\\infty$, $+\\infty$: unknown). A
+          new window must reach into it: it ends after $\\phi$ (the scan starts
+          at [`reach_start`][schedlib.backfill.profile.ProfileEditor.reach_start])
+          and starts before $\\psi$ (the scan stops there); none can when
+          $\\phi \\ge c$. With `moving`, a job that fits earlier is moved.
+
+        `starts` is updated in place.
+
+        Returns
+        -------
+        tuple
+            The positions whose start was set or changed, ascending, and the
+            moves: `(k, lo, hi)`, the room $[lo, hi)$ job $k$'s old place freed.
         """
-        starts = list(currents)
         times = self._times
         free = self._free
-        peak = self._peak
-        failed = self._failed
         add = self._add
-        for k, current in enumerate(currents):
-            # `continue`: no earlier fit
-            if current <= t:
-                continue
+        shift = _shift
+        merge = self._merge_around
+        inf = _INF
+        freed_low = inf  # room freed by this pass's moves so far: [freed_low, freed_high)
+        freed_high = -inf
+        changed: list[int] = []
+        moves: list[tuple[int, Time, Time]] = []
+        for k, current in enumerate(starts):
             n = procs[k]
             duration = durations[k]
+            if current is None:  # a new job: its earliest fit, reserved
+                at = _earliest_fit(times, free, now, n, duration)
+                if duration:
+                    add(at, at + duration, -n, "")
+                starts[k] = at
+                changed.append(k)
+                continue
+            # `continue`: no earlier fit
+            low = lows[k]
+            if freed_low < low:
+                low = freed_low
+            if low >= current or current <= now:
+                continue  # nothing freed before its start, or due now: nothing earlier
+            high = highs[k]
+            if freed_high > high:
+                high = freed_high
+            if low == -inf:
+                t = now
+            else:  # reach_start(now, duration, low), inlined
+                x = bisect_right(times, low - duration)  # a guess, corrected as written
+                while x < len(times) and times[x] + duration <= low:
+                    x += 1
+                while x > 1 and times[x - 1] + duration > low:
+                    x -= 1
+                t = times[x - 1] if x else times[0]
+                if not t > now:
+                    t = now
             last = bisect_left(times, current)
-            first = 0 if last == 1 or t < times[1] else bisect_right(times, t, 0, last) - 1
-            if first:
-                i = first
-                while i < last and free[i] < n:
-                    i += 1
-                if i == last:
-                    continue
-            else:
-                if self._peak_valid < last:
-                    self._peak_upto(last)  # in place: `peak` is the same list
-                if peak[last - 1] < n:
-                    continue
-                i = bisect_left(peak, n, 0, last)
-            candidate = times[i] if times[i] > t else t
-            end = last
-            limit = current
-            if free[last - 1] < n:
-                end -= 1
-                while free[end - 1] < n:
-                    end -= 1
-                limit = times[end]
-                if candidate + duration > limit:
-                    continue
-                for known in failed:
-                    if (
-                        limit <= known[3]
-                        and known[0] <= n
-                        and known[1] <= duration
-                        and known[2] <= t
-                    ):
-                        break
-                else:
-                    known = None
-                if known is not None:
-                    continue
-            blocked = False
-            for j in range(i + 1, end):
+            i = bisect_right(times, t, 0, last) - 1  # the segment holding t
+            candidate = t
+            if candidate >= high:
+                continue  # every window from here lies in room not freed since
+            # Segment by segment up to `current` (beyond, the job's own place is free):
+            # a too-full segment before the window's end moves the candidate to the next
+            # segment with room; the first too-full segment at or after the end, or
+            # `current` reached with the candidate standing, means it fits.
+            blocked = free[i] < n
+            for j in range(i + 1, last):
                 if free[j] < n:
                     if not blocked:
-                        if times[j] >= candidate + duration:
-                            break
+                        if candidate + duration <= times[j]:
+                            break  # the window ends before this segment: it fits
                         blocked = True
                 elif blocked:
                     candidate = times[j]
+                    if candidate >= high:
+                        break  # only windows in room not freed since
                     blocked = False
-            else:
-                if candidate + duration > limit and end < last:
-                    if failed:
-                        failed[:] = [
-                            known
-                            for known in failed
-                            if known[3] > limit
-                            or known[0] < n
-                            or known[1] < duration
-                            or known[2] < t
-                        ]
-                    failed.append((n, duration, t, limit))
-                    continue
-            starts[k] = candidate
-            if candidate == current or not moving:
+            if blocked or candidate >= high:
+                continue  # nothing earlier, or only windows in room not freed since
+            if candidate == current:
                 continue
-            # move(current, candidate, duration, n), written out: candidate < current
+            starts[k] = candidate
+            changed.append(k)
+            if not moving:
+                continue
+            # move(current, candidate, duration, n), written out: candidate < current. Its
+            # old place from `gap` comes back, the new one up to `cut` is taken (each part
+            # may be empty: `_add` without its checks, which the scan made true).
             new_end = candidate + duration
-            add(
-                current if current > new_end else new_end,
-                current + duration,
-                n,
-                "they were not reserved",
-            )
-            add(candidate, current if current < new_end else new_end, -n, "")
-        return starts
+            old_end = current + duration
+            gap = current if current > new_end else new_end
+            cut = current if current < new_end else new_end
+            for lo, hi, delta in ((gap, old_end, n), (candidate, cut, -n)):
+                if lo < hi:
+                    merge(*shift(times, free, lo, hi, delta))
+            moves.append((k, gap, old_end))
+            if gap < freed_low:
+                freed_low = gap
+            if old_end > freed_high:
+                freed_high = old_end
+        return changed, moves
 
     def _split(self, t: Time, low: int = 0) -> int:
         """Make `t` a breakpoint (same function, one more step); return its index."""
@@ -628,8 +650,6 @@ class ProfileEditor:
         if i == len(times) or times[i] != t:
             times.insert(i, t)
             self._free.insert(i, self._free[i - 1])
-            if i < self._peak_valid:
-                self._peak_valid = i
         return i
 
     def _add(self, start: Time, end: Time, delta: int, too_far: str) -> None:
@@ -645,25 +665,8 @@ class ProfileEditor:
             return
         times = self._times
         free = self._free
-        i = bisect_left(times, start)
-        if i == len(times) or times[i] != start:
-            times.insert(i, start)
-            free.insert(i, free[i - 1])
-        j = bisect_left(times, end, i + 1)
-        if j == len(times) or times[j] != end:
-            times.insert(j, end)
-            free.insert(j, free[j - 1])
-        if i < self._peak_valid:
-            self._peak_valid = i
-        if self._failed:
-            self._failed.clear()
-        if j == i + 1:
-            worst = free[i] + delta
-            free[i] = worst
-        else:
-            counts = [count + delta for count in free[i:j]]
-            free[i:j] = counts
-            worst = min(counts) if delta < 0 else max(counts)
+        i, j = _shift(times, free, start, end, delta)
+        worst = min(free[i:j]) if delta < 0 else max(free[i:j])
         if worst < 0 or worst > self.capacity:
             at = max(times[free.index(worst, i)], start)
             if delta < 0:
@@ -800,5 +803,3 @@ class ProfileEditor:
             i = self._split(t)
             del self._times[:i]
             del self._free[:i]
-            self._peak_valid = 0
-            self._failed.clear()

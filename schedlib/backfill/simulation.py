@@ -91,6 +91,7 @@ from schedlib.backfill.policies import (
 )
 from schedlib.backfill.processors import FreeProcessors, Ranges
 from schedlib.backfill.profile import Profile
+from schedlib.backfill.reservations import Reservations
 from schedlib.backfill.waiting import WaitingQueue, without
 from schedlib.collector import paused_gc
 from schedlib.engine import Event, Phase, Step, simulate, stream
@@ -141,6 +142,7 @@ _ARRIVAL = Phase.ARRIVAL
 _COMPLETION = Phase.COMPLETION
 _TIMER = Phase.TIMER
 _planned_end = itemgetter(0)
+_INF = float("inf")
 _ARRIVAL_KEY = "arrival"
 
 
@@ -224,10 +226,8 @@ class BackfillState(NamedTuple):
         Waiting jobs in arrival order: a
         [`WaitingQueue`][schedlib.backfill.waiting.WaitingQueue] for FCFS
         (whose queue grows long and loses a prefix at each start), else a
-        tuple (cheaper for short queues).
-    reservations
-        Conservative: each waiting job's reservation, parallel to `queue`;
-        else empty.
+        tuple (cheaper for short queues); empty for conservative (its `book`
+        holds them).
     running
         Running jobs as `(actual end, id, planned end, procs, place, killed,
         ranges)` (`ranges`: `place` as processor ranges),
@@ -237,14 +237,21 @@ class BackfillState(NamedTuple):
         empty for conservative (its profile holds them).
     free
         Free processor ids (lowest first is the placement rule).
-    profile
-        Conservative: the availability profile (running jobs and
-        reservations); else `None`.
+    book
+        Conservative: the waiting jobs, their reservations and the
+        availability profile ([`Reservations`][schedlib.backfill.reservations.Reservations]);
+        else `None`. A mutable structure private to the run, changed in
+        place from one event to the next (copying the profile and the queue
+        at every event cost more than the decisions): a state is current
+        only until the model's next step, and the run as a whole stays a
+        pure function of its inputs.
     head
         EASY: `(job id, reservation)` last logged for the head, else `None`.
     released
-        Conservative: `(planned end, procs)` of jobs that ended early at the
-        current instant and whose processors the next pass gives back.
+        Conservative with a custom `decide`: `(planned end, procs)` of jobs
+        that ended early at the current instant, handed to the next
+        [`Plan`][schedlib.backfill.policies.Plan] (otherwise `book` takes
+        them in at once).
     changed
         Whether jobs ended since the last pass (arrival-only passes take a
         shortcut).
@@ -256,11 +263,10 @@ class BackfillState(NamedTuple):
 
     arrived: int
     queue: WaitingQueue | tuple[Request, ...]
-    reservations: tuple[Time, ...]
     running: tuple[_Running, ...]
     planned: tuple[tuple[Time, int, JobId], ...]
     free: FreeProcessors
-    profile: Profile | None
+    book: Reservations | None
     head: tuple[JobId, Time] | None
     released: tuple[tuple[Time, int], ...]
     changed: bool
@@ -273,6 +279,7 @@ class _Work:
 
     __slots__ = (
         "arrived",
+        "book",
         "changed",
         "events",
         "finished",
@@ -281,10 +288,8 @@ class _Work:
         "log",
         "new",
         "planned",
-        "profile",
         "queue",
         "released",
-        "reservations",
         "running",
         "timer",
     )
@@ -293,11 +298,10 @@ class _Work:
         (
             self.arrived,
             self.queue,
-            self.reservations,
             self.running,
             self.planned,
             self.free,
-            self.profile,
+            self.book,
             self.head,
             self.released,
             self.changed,
@@ -312,11 +316,10 @@ class _Work:
         state = BackfillState(
             self.arrived,
             self.queue,
-            self.reservations,
             self.running,
             self.planned,
             self.free,
-            self.profile,
+            self.book,
             self.head,
             self.released,
             self.changed,
@@ -569,10 +572,12 @@ class BackfillModel:
         """All processors free, nothing submitted."""
         capacity = self.cluster.processors
         origin = self._submit[0] if self._submit else 0
-        profile = Profile.idle(capacity, origin) if self.policy == "conservative" else None
+        book = None
+        if self.policy == "conservative":
+            book = Reservations(Profile.idle(capacity, origin))
         queue = WaitingQueue() if self.policy == "fcfs" else ()
         return BackfillState(
-            0, queue, (), (), (), FreeProcessors.idle(capacity), profile, None, (), False, None, 0
+            0, queue, (), (), FreeProcessors.idle(capacity), book, None, (), False, None, 0
         )
 
     def initial_events(self) -> list[Event]:
@@ -590,7 +595,8 @@ class BackfillModel:
 
     def unfinished(self, state: BackfillState) -> Collection[JobId]:
         """Ids of the jobs waiting, running, or not yet submitted."""
-        ids = [job.id for job in state.queue] + [r[1] for r in state.running]
+        queue = state.queue if state.book is None else state.book.requests
+        ids = [job.id for job in queue] + [r[1] for r in state.running]
         return ids + [r.id for r in self.records[state.arrived :]]
 
     def on_event(self, state: BackfillState, event: Event) -> Step[BackfillState]:
@@ -616,11 +622,14 @@ class BackfillModel:
 
     def _timer(self, work: _Work, now: Time) -> None:
         work.timer = None
-        if now in work.reservations:
+        book = work.book
+        assert book is not None
+        if now in book.starts:
             self._pass(work, now)
-        elif work.reservations:
-            work.timer = min(work.reservations)
-            work.events.append(Event(work.timer, _TIMER, None, key="timer"))
+        else:
+            work.timer = book.next_due()
+            if work.timer is not None:
+                work.events.append(Event(work.timer, _TIMER, None, key="timer"))
 
     def on_pass(self, state: BackfillState, now: Time) -> Step[BackfillState]:
         """A scheduling pass at `now` (the model runs its passes itself; see the module)."""
@@ -644,8 +653,16 @@ class BackfillModel:
         self._submit_records(work, now, i, j, arrivals)
         work.arrived = j
         if arrivals:
-            work.queue = work.queue + tuple(arrivals)
+            self._enqueue(work, arrivals)
             work.new = len(arrivals)
+
+    def _enqueue(self, work: _Work, arrivals: list[Request]) -> None:
+        """New jobs at the end of the queue (conservative: of its book, placed at the pass)."""
+        if work.book is not None:
+            for request in arrivals:
+                work.book.append(request)
+        else:
+            work.queue = work.queue + tuple(arrivals)
 
     def _submit_records(
         self, work: _Work, now: Time, i: int, j: int, arrivals: list[Request]
@@ -700,12 +717,18 @@ class BackfillModel:
             for _, job_id, planned_end, procs, _, _, _ in running[:k]:
                 del planned[bisect_left(planned, (planned_end, procs, job_id))]
             work.planned = tuple(planned)
-        else:
+        elif self._custom:  # handed to the next Plan
             work.released = work.released + tuple(
                 (planned_end, procs)
                 for _, _, planned_end, procs, _, _, _ in running[:k]
                 if planned_end > now
             )
+        else:
+            book = work.book
+            assert book is not None
+            for _, _, planned_end, procs, _, _, _ in running[:k]:
+                if planned_end > now:
+                    book.end_early(now, planned_end, procs)
 
     def _next_arrival(self, work: _Work, arrived: bool) -> None:
         """After a pass: submit the arrivals that cannot start before the next end, then schedule.
@@ -837,35 +860,38 @@ class BackfillModel:
                 work.log.append(JobEvent(now, head.id, _RESERVE, at=reservation))
 
     def _conservative_pass(self, work: _Work, now: Time, compress: bool = False) -> None:
-        profile = work.profile
-        assert profile is not None
-        queue = work.queue
-        assert isinstance(queue, tuple)  # conservative
-        old = work.reservations
-        released = work.released
-        work.released = ()
-        reservations: tuple[Time | None, ...] = old + (None,) * (len(queue) - len(old))
-        plan = Plan(now, profile, queue, reservations, released, compress)
-        decision = self._plan(plan)
-        if self._custom:
-            _check_plan_decision(self._plan, plan, decision, work.free.size)
-        work.profile = decision.profile
-        new = decision.reservations
-        if self.log_reservations:
-            work.log.extend(
-                JobEvent(now, queue[k].id, _RESERVE, at=new[k]) for k in decision.changed
+        book = work.book
+        assert book is not None
+        if self._custom:  # the custom decision on a Plan; the book keeps its result
+            plan = Plan(
+                now,
+                book.freeze(),
+                tuple(book.requests),
+                tuple(book.starts),
+                work.released,
+                compress,
             )
-        if decision.start:
-            self._start(work, now, decision.start)
-            work.queue = without(queue, decision.positions)
-            work.reservations = without(new, decision.positions)
+            work.released = ()
+            decision = self._plan(plan)
+            _check_plan_decision(self._plan, plan, decision, work.free.size)
+            book.adopt(decision.profile, decision.reservations)
+            changed: Sequence[int] = decision.changed
+            due: Sequence[int] = decision.positions
         else:
-            work.reservations = new
-        if work.reservations:
-            due = min(work.reservations)
-            if due != work.timer:
-                work.timer = due
-                work.events.append(Event(due, _TIMER, None, key="timer"))
+            if compress:  # pyss: every end compresses, even at the planned end
+                book.freed(now, _INF)
+            changed, due = book.decide(now)
+        requests = book.requests
+        if self.log_reservations:
+            starts = book.starts
+            work.log.extend(JobEvent(now, requests[k].id, _RESERVE, at=starts[k]) for k in changed)
+        if due:
+            self._start(work, now, tuple(requests[k] for k in due))
+            book.pop_due(due)
+        timer = book.next_due()
+        if timer is not None and timer != work.timer:
+            work.timer = timer
+            work.events.append(Event(timer, _TIMER, None, key="timer"))
 
     def _start(self, work: _Work, now: Time, jobs: tuple[Request, ...]) -> None:
         free = work.free
@@ -925,7 +951,11 @@ class BackfillModel:
             job, planned_end, procs = event.payload
             if self.policy == "conservative":
                 if planned_end > now:
-                    work.released = (*work.released, (planned_end, procs))
+                    if self._custom:
+                        work.released = (*work.released, (planned_end, procs))
+                    else:
+                        assert work.book is not None
+                        work.book.end_early(now, planned_end, procs)
                 self._conservative_pass(work, now, compress=True)
                 work.changed = False
             else:
@@ -958,7 +988,7 @@ class BackfillModel:
             work.events.append(Event(self._submit[i + 1], _ARRIVAL, i + 1))
         if not arrivals:
             return False
-        work.queue = work.queue + tuple(arrivals)
+        self._enqueue(work, arrivals)
         return True
 
 

@@ -257,7 +257,7 @@ class MultiSiteModel:
         # withdrawals) of this instant changed releases and compresses it first, so that
         # the arrivals' queries and reservations see its current schedule.
         for site in core.sites:
-            if site.profile is not None and (site.released or site.compress):
+            if site.book is not None and site.book.pending:
                 plan_site(self, core, site, now)
         i = core.arrived
         n = len(self.jobs)
@@ -299,15 +299,16 @@ class MultiSiteModel:
             key = queue_key(job.submit, job.id, ratio, self.policy.priority)
             at = bisect_right(site.keys, key)
             site.keys.insert(at, key)
-            site.queue.insert(at, Request(job.id, job.submit, job.procs, estimates[s]))
-            site.reservations.insert(at, None)
-            if site.profile is not None:
-                site.settled.insert(at, math.inf)
+            request = Request(job.id, job.submit, job.procs, estimates[s])
+            if site.book is not None:
+                site.book.insert(at, request)  # into `site.queue` too (the same list)
+            else:
+                site.queue.insert(at, request)
             site.queued_work.add(job.procs, estimates[s])
             core.copies[job.id][s] = None
             core.log.append(JobEvent(now, job.id, EventKind.ASSIGN, (s,)))
             core.dirty.add(s)
-            if self.reserve_on_arrival and site.profile is not None:
+            if self.reserve_on_arrival and site.book is not None:
                 plan_site(self, core, site, now)  # its reservation now (it starts at the pass)
 
     def completion_if_sent(self, site: SiteCore, procs: int, estimate: Time, now: Time) -> Time:
@@ -321,8 +322,8 @@ class MultiSiteModel:
         completion estimates need conservative backfilling). Plus its
         requested time there.
         """
-        if site.profile is not None:
-            return site.profile.earliest_fit(now, procs, estimate) + estimate
+        if site.book is not None:
+            return site.book.earliest_fit(now, procs, estimate) + estimate
         start, _ = shadow_time(now, site.free.size, tuple(site.planned), procs)
         return start + estimate
 
@@ -333,10 +334,10 @@ class MultiSiteModel:
         site.free = site.free.give_back(ranges)
         site.running_work.add(-procs, planned_end)
         site.running_procs -= procs
-        if site.profile is None:
+        if site.book is None:
             site.planned.remove((planned_end, procs, job))
         elif planned_end > now:
-            site.released.append((planned_end, procs))
+            site.book.end_early(now, planned_end, procs)
         del core.running_at[job]
         for other in list(core.copies.get(job, ())):  # faster copies kept waiting (§5)
             withdraw(core, core.sites[other], job, now, f"completed at site {index}")

@@ -30,7 +30,7 @@ from bisect import bisect_left, insort
 from collections.abc import Mapping
 from typing import Protocol
 
-from schedlib.backfill import Plan, Request, Snapshot, conservative, easy, shadow_time
+from schedlib.backfill import Request, Snapshot, easy, shadow_time
 from schedlib.engine import Event, Phase
 from schedlib.model import EventKind, JobEvent, JobId, Time
 from schedlib.multisite.policies import (
@@ -81,7 +81,7 @@ def run_pass(model: MultiSiteSetting, core: RunCore, now: Time) -> None:
         for index in sorted(core.dirty):
             site = core.sites[index]
             core.dirty.discard(index)
-            if site.profile is None:
+            if site.book is None:
                 _easy_pass(model, core, site, now)
             else:
                 due.append((site, plan_site(model, core, site, now)))
@@ -118,31 +118,17 @@ def plan_site(
     Starting the due copies is the pass's work: called again with nothing
     changed, it changes nothing and returns the same copies.
     """
-    assert site.profile is not None
-    plan = Plan(
-        now,
-        site.profile,
-        tuple(site.queue),
-        tuple(site.reservations),
-        tuple(site.released),
-        compress=site.compress,
-        freed_from=site.freed_from,
-        settled=tuple(site.settled),
-    )
-    decision = conservative(plan)
-    site.profile = decision.profile
-    site.reservations = list(decision.reservations)
-    site.settled = list(decision.settled)
-    site.released = []
-    site.compress = False
-    site.freed_from = None
+    book = site.book
+    assert book is not None
+    changed, due = book.decide(now)
+    queue = site.queue
     if model.log_reservations:
+        starts = book.starts
         core.log.extend(
-            JobEvent(now, site.queue[k].id, EventKind.RESERVE, (site.index,), at=at)
-            for k in decision.changed
-            if (at := decision.reservations[k]) is not None
+            JobEvent(now, queue[k].id, EventKind.RESERVE, (site.index,), at=starts[k])
+            for k in changed
         )
-    return tuple(job.id for job in decision.start)
+    return tuple(queue[k].id for k in due)
 
 
 def _start_due(
@@ -165,7 +151,8 @@ def _start_due(
                 withdraw(core, site, job, now, f"dropped: completes earlier at site {better}")
                 continue
         _start(model, core, site, job, now)
-    due = min((r for r in site.reservations if r is not None), default=None)
+    assert site.book is not None
+    due = site.book.next_due()
     if due is not None and due != site.timer:
         site.timer = due
         key = ("timer", site.index)
@@ -213,13 +200,12 @@ def expected_completion(
             if entry[1] == job:
                 return entry[2]
     estimate = model.estimates[job][site]
-    if here.profile is not None:
+    if here.book is not None:
         k = here.position(job)
-        reserved = here.reservations[k]
+        reserved = here.book.starts[k]
         if reserved is not None:
             return reserved + estimate
-        request = here.queue[k]
-        return here.profile.earliest_fit(now, request.procs, estimate) + estimate
+        return here.book.earliest_fit(now, here.queue[k].procs, estimate) + estimate
     procs = here.queue[here.position(job)].procs
     start, _ = shadow_time(now, here.free.size, tuple(here.planned), procs)
     return start + estimate
@@ -242,7 +228,12 @@ def _start(model: MultiSiteSetting, core: RunCore, site: SiteCore, job: JobId, n
         stop_running(core, core.sites[previous], job, now, f"restarted at site {site.index}")
     k = site.position(job)
     request = site.queue[k]
-    _dequeue(site, k)
+    if site.book is not None:  # due now: its reservation holds it, running, until its planned end
+        site.book.pop_due([k])
+        del site.keys[k]
+        site.queued_work.add(-request.procs, request.requested_time)
+    else:
+        _dequeue(site, k)
     del core.copies[job][site.index]
     ranges, site.free = site.free.take(request.procs)
     place = global_place(ranges, site.offset)
@@ -252,7 +243,7 @@ def _start(model: MultiSiteSetting, core: RunCore, site: SiteCore, job: JobId, n
     end = now + (requested if killed else actual)
     planned_end = now + requested
     insort(site.running, (end, job, planned_end, request.procs, place, killed, ranges, now))
-    if site.profile is None:
+    if site.book is None:
         insort(site.planned, (planned_end, request.procs, job))
     site.running_work.add(request.procs, planned_end)
     site.running_procs += request.procs
@@ -265,24 +256,20 @@ def _start(model: MultiSiteSetting, core: RunCore, site: SiteCore, job: JobId, n
 
 
 def _dequeue(site: SiteCore, k: int) -> tuple[Request, Time | None]:
-    request = site.queue.pop(k)
+    """Take copy `k` out of the queue (a conservative site gives its reservation back)."""
     del site.keys[k]
-    reserved = site.reservations.pop(k)
-    if site.profile is not None:
-        del site.settled[k]
+    if site.book is not None:
+        request, reserved = site.book.withdraw(k)
+    else:
+        request, reserved = site.queue.pop(k), None
     site.queued_work.add(-request.procs, request.requested_time)
     return request, reserved
 
 
 def withdraw(core: RunCore, site: SiteCore, job: JobId, now: Time, detail: str) -> None:
     """Take `job`'s waiting copy out of `site`'s queue (`RETURN`), freeing its reservation."""
-    request, reserved = _dequeue(site, site.position(job))
+    _dequeue(site, site.position(job))
     del core.copies[job][site.index]
-    if site.profile is not None and reserved is not None:
-        site.profile = site.profile.release(reserved, request.requested_time, request.procs)
-        site.compress = True
-        if site.freed_from is None or reserved < site.freed_from:
-            site.freed_from = reserved
     core.log.append(JobEvent(now, job, EventKind.RETURN, (site.index,), detail=detail))
     core.dirty.add(site.index)
 
@@ -294,10 +281,10 @@ def stop_running(core: RunCore, site: SiteCore, job: JobId, now: Time, detail: s
     site.free = site.free.give_back(ranges)
     site.running_work.add(-procs, planned_end)
     site.running_procs -= procs
-    if site.profile is None:
+    if site.book is None:
         del site.planned[bisect_left(site.planned, (planned_end, procs, job))]
     elif planned_end > now:
-        site.released.append((planned_end, procs))
+        site.book.end_early(now, planned_end, procs)
     core.cancel.append(("end", job))
     core.log.append(JobEvent(now, job, EventKind.CANCEL, place, detail=detail))
     core.dirty.add(site.index)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from schedlib.backfill import FreeProcessors, Profile, Request
+from schedlib.backfill import FreeProcessors, Profile, Request, Reservations
 from schedlib.model import JobEvent, JobId, Time
 from schedlib.place import ProcessorSet
 
@@ -91,26 +91,16 @@ class SiteCore:
         (requested time at this site).
     keys
         Their queue keys ([`queue_key`][schedlib.multisite.policies.queue_key]).
-    reservations
-        Conservative sites: each waiting copy's reservation (`None` until placed).
-    settled
-        Conservative sites: for each waiting copy, the earliest room freed
-        since it was last placed (see [`Plan`][schedlib.backfill.Plan]).
+    book
+        Conservative sites: the site's [`Reservations`][schedlib.backfill.reservations.Reservations]
+        (the profile, and each waiting copy's reservation; its `requests` is
+        `queue`, the same list); `None` for EASY sites.
     running
         Running copies, sorted by end.
     planned
         EASY sites: `(planned end, procs, job)` of the running copies, sorted.
     free
         Free processors (local numbering).
-    profile
-        Conservative sites: the availability profile.
-    released
-        Conservative sites: `(planned end, procs)` given back early since the last pass.
-    compress
-        Conservative sites: a reservation was withdrawn; re-place them all.
-    freed_from
-        Conservative sites: the earliest start of the reservations withdrawn
-        since the last pass.
     timer
         Conservative sites: time of the pending wake-up at the earliest reservation.
     head
@@ -124,23 +114,18 @@ class SiteCore:
     """
 
     __slots__ = (
-        "compress",
+        "book",
         "free",
-        "freed_from",
         "head",
         "index",
         "keys",
         "offset",
         "planned",
-        "profile",
         "queue",
         "queued_work",
-        "released",
-        "reservations",
         "running",
         "running_procs",
         "running_work",
-        "settled",
         "size",
         "timer",
     )
@@ -151,15 +136,12 @@ class SiteCore:
         self.size = processors
         self.queue: list[Request] = []
         self.keys: list[tuple[float | Fraction, Time, JobId]] = []
-        self.reservations: list[Time | None] = []
-        self.settled: list[Time] = []
+        self.book: Reservations | None = (
+            Reservations(Profile.idle(processors), self.queue) if conservative else None
+        )
         self.running: list[Running] = []
         self.planned: list[tuple[Time, int, JobId]] = []
         self.free = FreeProcessors.idle(processors)
-        self.profile: Profile | None = Profile.idle(processors) if conservative else None
-        self.released: list[tuple[Time, int]] = []
-        self.compress = False
-        self.freed_from: Time | None = None
         self.timer: Time | None = None
         self.head: tuple[JobId, Time] | None = None
         self.queued_work = ExactSum()

@@ -197,13 +197,14 @@ def _rebuild_on_withdraw() -> Callable[..., None]:
 
     def withdraw(core: Any, site: Any, job: Any, now: float, detail: str) -> None:
         real(core, site, job, now, detail)
-        if site.profile is not None:
-            for k, at in enumerate(site.reservations):
+        book = site.book
+        if book is not None:  # every reservation to come is given back: placed again from scratch
+            for k, at in enumerate(book.starts):
                 if at is not None and at > now:
-                    site.profile = site.profile.release(
-                        at, site.queue[k].requested_time, site.queue[k].procs
-                    )
-                    site.reservations[k] = None  # fmt: skip
+                    request = book.requests[k]
+                    book.editor.release_until(at, at + request.requested_time, request.procs)
+                    book.starts[k] = None
+                    book._unplaced += 1
 
     return withdraw
 
