@@ -313,6 +313,10 @@ _SLACK = 2.0**-46
 """Relative bound on the rounding of a priority computed in floats: each of its few
 operations rounds by at most $2^{-53}$ of the magnitudes it combines (with a wide margin)."""
 
+_TINY = 2.0**-1000
+"""Absolute part of the bound, for results in the subnormal range (there the rounding
+is absolute, not relative)."""
+
 
 def contender(p: JobProgress, now: Time, speed: float, alpha: float, beta: float) -> Contender:
     r"""The job as the local decision sees it, with $P = \alpha W - \beta T_{rem}$.
@@ -326,7 +330,7 @@ def contender(p: JobProgress, now: Time, speed: float, alpha: float, beta: float
     running job's $T_{rem}$ is a difference of times, so two equal priorities can
     round apart: a job arriving with the $T_{rem}$ of the running one would preempt
     it). Its slack is $2^{-46}$ times the sum of the magnitudes the float
-    computation combines. Complexity: $O(1)$.
+    computation combines, plus $2^{-1000}$. Complexity: $O(1)$.
 
     References
     ----------
@@ -347,5 +351,5 @@ def contender(p: JobProgress, now: Time, speed: float, alpha: float, beta: float
     scale = abs(alpha) * times + abs(beta) * (work + times if running else work)
     exact = partial(exact_priority, p, now, speed, alpha, beta)
     return Contender(
-        p.job.id, p.job.requirement, ExactPriority(prio, _SLACK * scale, exact), p.arrival
+        p.job.id, p.job.requirement, ExactPriority(prio, _SLACK * scale + _TINY, exact), p.arrival
     )
