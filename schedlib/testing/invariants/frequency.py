@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Iterable, Iterator, Sequence
+from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -374,8 +375,8 @@ def check_short_bursts_stay(
     """Jobs whose bursts all finish within their first slice are never preempted or migrated.
 
     A burst of work $w$ whose first slice is on a node of rate $r$ is
-    *short* when $w \\le g Q r$ (with the default $g = 1$: it finishes within
-    its first quantum). A job all of whose bursts are short must have no
+    *short* when $w / r \\le g Q$, compared exactly (with the default $g = 1$: it
+    finishes within its first quantum). A job all of whose bursts are short must have no
     `PREEMPT` and no `MIGRATE`.
 
     Parameters
@@ -395,6 +396,11 @@ def check_short_bursts_stay(
     AssertionError
         Naming the job and what happened to it.
     """
+    bound = Fraction(grace) * Fraction(quantum)
+
+    def _within_grace(work: float, rate: float) -> bool:
+        return Fraction(work) <= bound * Fraction(rate)
+
     first_node: dict[tuple[JobId, int], int] = {}
     moved: dict[JobId, JobEvent] = {}
     for e in record.events:
@@ -405,8 +411,8 @@ def check_short_bursts_stay(
     for job in record.workload:
         if job.id not in moved:
             continue
-        short = all(
-            (job.id, b) in first_node and w <= grace * quantum * nodes[first_node[(job.id, b)]].rate
+        short = all(  # w / r <= g Q, exactly (rounded, an ulp decides)
+            (job.id, b) in first_node and _within_grace(w, nodes[first_node[(job.id, b)]].rate)
             for b, w in enumerate(job.work)
         )
         event = moved[job.id]
