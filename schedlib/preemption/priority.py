@@ -193,14 +193,10 @@ class ExactPriority(float):
     number compares as its own exact value (slack 0). Arithmetic other than negation
     gives plain floats.
 
-    Parameters
+    Attributes
     ----------
-    value
-        The priority computed in floats.
     slack
-        A bound on `|value - exact()|` (`>= 0`).
-    exact
-        Returns the exact priority.
+        A bound on the distance between the float and the exact priority (`>= 0`).
 
     Notes
     -----
@@ -228,6 +224,7 @@ class ExactPriority(float):
     slack: float
 
     def __new__(cls, value: float, slack: float, exact: Callable[[], Fraction]) -> ExactPriority:
+        """A priority computed in floats as `value`, within `slack` of what `exact()` returns."""
         self = super().__new__(cls, value)
         self.slack = slack
         self._of = exact
