@@ -153,8 +153,9 @@ class SchedulingPass:
         visit compares exact priorities
         ([`ExactPriority`][schedlib.preemption.priority.ExactPriority]). The slack
         is a tolerance on times, not a comparison as written: a wake truly
-        within $10^{-9}$ relative after the tick is visited early (issue 25's
-        audit found no instance where it matters; kept, and documented here).
+        within $10^{-9}$ relative after the tick is visited early (an audit of
+        the float comparisons found no instance where it matters; kept, and
+        documented here).
         """
         m, state, now = self.m, self.state, self.now
         local = set(state.touched)
