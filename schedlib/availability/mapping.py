@@ -3,9 +3,15 @@
 Pure functions of a [`SchedulerSnapshot`][schedlib.availability.mapping.SchedulerSnapshot],
 the information a grid scheduler has at one instant (Verboven et al. 2008 §2.1-§2.3):
 the *estimated* runtime of each job and, for each available resource, its
-*planned* remaining uptime, the job it runs and the jobs queued for it. The
-snapshot has no field for actual runtimes or actual availability, so a
+*planned* down time, the job it runs (and when it started) and the jobs queued
+for it. The snapshot has no field for actual runtimes or actual availability, so a
 mapping function cannot look ahead even by accident.
+
+The snapshot holds *times* (when the resource goes down, when its job started),
+not the paper's differences $ru$ and $el$: a mapping compares the time a job would
+end with the time its resource goes down, as the simulation will meet them, never a
+runtime with a difference of times (with float times $et_J < pd - t$ can hold where
+$t + et_J = pd$).
 
 - [`time_left`][schedlib.availability.mapping.time_left]: the paper's $tl$ (§2.2).
 - [`map_pgs`][schedlib.availability.mapping.map_pgs]: Prediction based Grid Scheduling,
@@ -41,7 +47,9 @@ the 60 s job to the resource that goes down in 50 s.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
+from fractions import Fraction
 from typing import Any, Literal
 
 import attrs
@@ -131,6 +139,11 @@ def time_left(
     The paper writes the sum from $i = 0$ to $qj$, "$qj$ the amount of jobs
     queued": we sum over exactly the $qj$ queued jobs. Complexity $O(qj)$.
 
+    This is the formula on given numbers, for reports. A mapping does not test
+    $et_J < tl$ on it: $ru$ and $el_{rj}$ are differences of times, rounded in
+    floats, so `map_pgs` tests the same inequality on the times themselves
+    ($\\text{end} + et_J < pd$, see its Notes).
+
     References
     ----------
     Verboven et al. (2008) §2.2.
@@ -156,28 +169,29 @@ class ResourceView:
     ----------
     resource
         The resource's index.
-    remaining_uptime
-        $ru$: planned remaining uptime in seconds (`>= 0`; infinite for a
-        resource that never goes down). Derived from the *planned* pattern
-        only.
+    planned_down
+        When the resource goes down according to its *planned* availability
+        (`>= 0`; infinite for a resource that never goes down). The paper's
+        $ru$ at time $t$ is $\\max(0, pd - t)$.
     running
         The job it runs, or `None` when idle.
-    elapsed
-        $el_{rj}$: how long `running` has been running (0 when idle).
+    started
+        When `running` started (0 when idle); the paper's $el_{rj}$ at time $t$
+        is $t - \\text{started}$.
     queued
         Jobs assigned to it and not yet started, in the order they will start.
 
     Examples
     --------
-    >>> view = ResourceView(3, 64, PendingJob(1, 30), 10, (PendingJob(2, 12), PendingJob(4, 8)))
-    >>> view.time_left, view.held, view.idle
-    (24, 3, False)
+    >>> view = ResourceView(3, 74, PendingJob(1, 30), 0, (PendingJob(2, 12), PendingJob(4, 8)))
+    >>> view.expected_end(10), view.time_left(10), view.held, view.idle
+    (50, 24, 3, False)
     """
 
     resource: int = attrs.field(validator=at_least(0))
-    remaining_uptime: Time = attrs.field(validator=at_least(0))
+    planned_down: Time = attrs.field(validator=at_least(0))
     running: PendingJob | None = None
-    elapsed: Time = attrs.field(default=0, validator=finite_at_least(0))
+    started: Time = attrs.field(default=0, validator=finite_at_least(0))
     queued: tuple[PendingJob, ...] = attrs.field(default=(), converter=_job_tuple)
 
     @property
@@ -190,16 +204,40 @@ class ResourceView:
         """Jobs it holds: the running one (if any) plus the queued ones."""
         return len(self.queued) + (self.running is not None)
 
-    @property
-    def time_left(self) -> Time:
-        """[`time_left`][schedlib.availability.mapping.time_left] of this resource."""
+    def available_until(self, now: Time) -> Time:
+        """$\\max(pd, t)$: its planned down time, or `now` for a resource up past it."""
+        return max(self.planned_down, now)
+
+    def expected_end(self, now: Time) -> Time:
+        """When its work ends by the estimates, summed as the simulation sums them.
+
+        The running job's start plus its estimate (`now` when idle), plus each
+        queued estimate in turn, left to right.
+        """
         running = self.running
-        return time_left(
-            self.remaining_uptime,
-            0 if running is None else running.estimate,
-            0 if running is None else self.elapsed,
-            [job.estimate for job in self.queued],
-        )
+        end = now if running is None else self.started + running.estimate
+        for job in self.queued:
+            end += job.estimate
+        return end
+
+    def time_left(self, now: Time) -> Time:
+        """The paper's $tl$ at `now`, $\\max(pd, t) - \\text{end}$, for reports.
+
+        Notes
+        -----
+        $\\max(pd, t) - (s + et_{rj} + \\sum_i et_i)
+        = ru - (et_{rj} - el_{rj}) - \\sum_i et_i$ with $ru = \\max(0, pd - t)$ and
+        $el_{rj} = t - s$ ([`time_left`][schedlib.availability.mapping.time_left]).
+        Rounded once; the mapping does not compare it (see `map_pgs`).
+        """
+        return self.available_until(now) - self.expected_end(now)
+
+
+def _room(until: Time, end: Time) -> Fraction | float:
+    """$tl = \\text{until} - \\text{end}$ exactly (infinite for a resource never down)."""
+    if math.isinf(until):
+        return until
+    return Fraction(until) - Fraction(end)
 
 
 def _views(value: Iterable[ResourceView]) -> tuple[ResourceView, ...]:
@@ -368,6 +406,18 @@ def map_pgs(
     so with exact runtimes and availability it ends before $R$'s planned
     down time and $tl(R)$ stays positive.
 
+    The test is made on times, as the simulation will meet them: with
+    $ru = \\max(0, pd - t)$ and $el_{rj} = t - s_{rj}$, $tl(R) = \\max(pd, t) - \\text{end}(R)$
+    where $\\text{end}(R) = s_{rj} + et_{rj} + \\sum_i et_i$ (`now` for $s_{rj} + et_{rj}$
+    when idle) is summed left to right, as the jobs will run
+    ([`ResourceView.expected_end`][schedlib.availability.mapping.ResourceView]), so
+    $et_J < tl(R)$ is tested as $\\text{end}(R) + et_J < \\max(pd, t)$ and assigning
+    $J$ adds $et_J$ to $\\text{end}(R)$. Subtracting first ($et_J < pd - t - \\dots$)
+    would decide otherwise where, in float times, the job's end rounds onto the
+    down time. Best fit compares the $tl$ of two resources exactly: their float
+    differences are correctly rounded, so they decide unless equal, and equal ones
+    are compared as fractions.
+
     Complexity: $O((J + R) \\cdot R)$ for $J$ waiting jobs and $R$ resources.
 
     References
@@ -397,8 +447,10 @@ def map_pgs(
     then full. Job 2 (20 s) goes to resource 1.
     """
     _check_rule(first_job_for)
+    now = snapshot.now
     views = snapshot.resources
-    tls = [view.time_left for view in views]
+    until = [view.available_until(now) for view in views]
+    ends = [view.expected_end(now) for view in views]
     free = [snapshot.queue_length - view.held for view in views]
     priority = snapshot.priority
     jobs = priority + snapshot.regular
@@ -407,7 +459,7 @@ def map_pgs(
 
     def assign(position: int, index: int) -> None:
         taken[position] = 1
-        tls[index] -= jobs[position].estimate
+        ends[index] += jobs[position].estimate
         free[index] -= 1
         assignments.append(Assignment(jobs[position].id, views[index].resource))
 
@@ -417,14 +469,15 @@ def map_pgs(
         if not waiting or free[index] <= 0:
             continue
         for position, job in enumerate(jobs):
-            if not taken[position] and job.estimate < tls[index]:
+            if not taken[position] and ends[index] + job.estimate < until[index]:
                 assign(position, index)
                 break
 
     # Phase 2 (job oriented): best fit by the smallest tl strictly above the estimate.
     deferred: list[int] = []
     open_ = [i for i in range(len(views)) if free[i] > 0]
-    most = max((tls[i] for i in open_), default=0)
+    # The largest tl, rounded: a job longer than it fits nowhere (rounding is monotone).
+    most = max((until[i] - ends[i] for i in open_), default=0)
     boundary = len(priority)
     estimates = [job.estimate for job in jobs]
     for position, estimate in enumerate(estimates):
@@ -432,19 +485,33 @@ def map_pgs(
             break
         if taken[position]:
             continue
-        if estimate >= most:
+        best = -1
+        if estimate <= most:
+            for i in open_:
+                if ends[i] + estimate < until[i] and (best < 0 or _less_left(i, best, until, ends)):
+                    best = i
+        if best < 0:
             if position >= boundary:
                 deferred.append(position)
             continue
-        best = -1
-        for i in open_:
-            if tls[i] > estimate and (best < 0 or tls[i] < tls[best]):
-                best = i
         assign(position, best)
         if free[best] <= 0:
             open_.remove(best)
-        most = max((tls[i] for i in open_), default=0)
+        most = max((until[i] - ends[i] for i in open_), default=0)
     return MappingDecision(tuple(assignments), tuple(jobs[p].id for p in deferred))
+
+
+def _less_left(i: int, j: int, until: list[Time], ends: list[Time]) -> bool:
+    """Whether resource `i` has strictly less time left than `j`, exactly.
+
+    A float difference is the exact one correctly rounded, and rounding is
+    monotone: unequal rounded differences are ordered as the exact ones, equal
+    ones are compared as fractions.
+    """
+    left_i, left_j = until[i] - ends[i], until[j] - ends[j]
+    if left_i != left_j:
+        return left_i < left_j
+    return _room(until[i], ends[i]) < _room(until[j], ends[j])
 
 
 def map_fcfs(snapshot: SchedulerSnapshot) -> MappingDecision:

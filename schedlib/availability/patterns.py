@@ -184,6 +184,12 @@ class AvailabilityPattern:
         planned down time (its actual availability differs from the plan)
         has 0 s left. Complexity $O(1)$.
 
+        A difference of times, rounded in floats: to decide whether a job of
+        $d$ seconds started at $t$ ends in time, compare $t + d$ with
+        [`next_down`][schedlib.availability.patterns.AvailabilityPattern.next_down]
+        (as `map_pgs` does), never $d$ with this number: with float times
+        $d \\le ru$ can hold where $t + d$ rounds past the down time.
+
         Examples
         --------
         >>> AvailabilityPattern.repeating(84, 1).remaining_uptime(0, 0, 90)

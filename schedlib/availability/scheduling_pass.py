@@ -59,14 +59,9 @@ def run_pass(model: GridSetting, state: VolatileGridState, now: Time) -> Step[Vo
     limit = model.queue_length
     if not any(r.up and len(r.queued) + (r.running is not None) < limit for r in state.resources):
         return Step(state)
+    # Times, not the paper's differences ru and el: the mapping compares ends as written.
     views = tuple(
-        ResourceView(
-            index,
-            max(0, r.planned_down - now),
-            r.running,
-            0 if r.running is None else now - r.started,
-            r.queued,
-        )
+        ResourceView(index, r.planned_down, r.running, r.started, r.queued)
         for index, r in model.listed(state.resources)
     )
     snapshot = SchedulerSnapshot(now, views, state.priority, state.regular, model.queue_length)

@@ -97,7 +97,8 @@ class TaskJob:
         Each task's size in instructions (finite, `> 0`); at least one task.
         Task `i` is the `i`-th entry.
     size
-        The job's size: the sum of its tasks' sizes (computed, not given).
+        The job's size: the sum of its tasks' sizes (computed, not given; the
+        exact sum rounded once, so it does not depend on the tasks' order).
         Overtaking and task deferment compare jobs by this number.
 
     Notes
@@ -124,7 +125,11 @@ class TaskJob:
 
     @size.default
     def _sum_sizes(self) -> float:
-        return sum(self.tasks)
+        # The exact sum rounded once (math.fsum): a plain float sum depends on the
+        # order of the tasks, and the rules compare sizes. Whole sizes stay whole.
+        if all(isinstance(size, int) for size in self.tasks):
+            return sum(self.tasks)
+        return math.fsum(self.tasks)
 
     @property
     def n_tasks(self) -> int:
@@ -564,7 +569,8 @@ def finish_time(speed: SpeedSource, start: Time, work: float) -> Time:
     Notes
     -----
     The work completes in the piece `[t, e)` of speed $s$ where the remaining
-    work $w$ satisfies $w \\le s (e - t)$, at $t + w / s$.
+    work $w$ satisfies $t + w / s \\le e$, at $t + w / s$ (compared as written: with
+    float times $w \\le s (e - t)$ can fail where $t + w / s = e$).
     Complexity: $O(k)$ for the $k$ pieces crossed.
 
     Examples
@@ -578,8 +584,8 @@ def finish_time(speed: SpeedSource, start: Time, work: float) -> Time:
     time, left = start, float(work)
     while True:
         rate, until = speed.segment_at(time)
-        if rate > 0 and left <= rate * (until - time):
-            return min(time + left / rate, until)
+        if rate > 0 and time + left / rate <= until:
+            return time + left / rate
         if math.isinf(until):
             return math.inf
         left -= rate * (until - time)

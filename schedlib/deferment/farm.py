@@ -9,8 +9,9 @@ through the shared engine [`simulate`][schedlib.engine.simulate].
 **Events.** Jobs arrive (`ARRIVAL`). A running instance has at most one
 pending event, keyed by its processor: when it starts, and at every speed
 change of its processor, the model looks at the current speed piece
-`[t, e)` of speed $s$ and the instructions left $w$. If $w \\le s (e - t)$ the
-instance completes in this piece, at $t + w/s$ (a `COMPLETION` event);
+`[t, e)` of speed $s$ and the instructions left $w$. If $t + w/s \\le e$ (compared
+as written, not as $w \\le s (e - t)$: float times) the instance completes in this
+piece, at $t + w/s$ (a `COMPLETION` event);
 otherwise a `RECOVERY` event at $e$ (the speed change) updates
 $w \\leftarrow w - s (e - t)$ and looks again. A completion time is thus
 computed once per speed piece, and re-timed by replacing the keyed event;

@@ -107,7 +107,7 @@ def advance(
     -------
     (Instance, Event or None)
         The instance, and a `COMPLETION` event at $t + w / s$ when it finishes
-        in this piece $[t, e)$ of speed $s$ ($w \le s (e - t)$), else a
+        in this piece $[t, e)$ of speed $s$ ($t + w / s \le e$), else a
         `RECOVERY` event at the piece's end $e$, or `None` when the speed is 0
         for ever.
 
@@ -127,11 +127,10 @@ def advance(
     """
     speed, until = source.segment_at(now)
     instance = Instance(job, task, replica, left, now, speed)
-    if speed > 0 and left <= speed * (until - now):
+    if speed > 0:
         finish = now + left / speed
-        return instance, Event(
-            finish if finish < until else until, _COMPLETION, processor, key=processor
-        )
+        if finish <= until:  # as written: w <= s (e - t) loses equality in floats
+            return instance, Event(finish, _COMPLETION, processor, key=processor)
     if until == math.inf:
         return instance, None  # stalled for ever: only a replica can finish the task
     return instance, Event(until, _RECOVERY, processor, key=processor)

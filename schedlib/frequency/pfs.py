@@ -50,6 +50,7 @@ from __future__ import annotations
 import enum
 import math
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any, NamedTuple
 
 import attrs
@@ -67,6 +68,7 @@ __all__ = [
     "pfs_order",
     "pfs_step",
     "plan_slice",
+    "work_left",
 ]
 
 DEFAULT_GRACE = 1.1
@@ -131,7 +133,9 @@ class QueuedJob(NamedTuple):
     job
         The job's id.
     remaining
-        CPU work left in its current burst (seconds on a node of rate 1).
+        CPU work left in its current burst (seconds on a node of rate 1):
+        exact, a fraction where the float would round (the simulation
+        subtracts each slice's work exactly, [`work_left`][schedlib.frequency.pfs.work_left]).
     pf
         Its preemption count $PF$ on this node.
     mf
@@ -144,7 +148,7 @@ class QueuedJob(NamedTuple):
     """
 
     job: JobId
-    remaining: float
+    remaining: float | Fraction
     pf: int = 0
     mf: int = 0
     banned: bool = False
@@ -268,7 +272,13 @@ def plan_slice(job: QueuedJob, rate: float, parameters: PfsParameters, *, may_se
     | `job.PF` | `job.pf` |
 
     With $g \\ge 1$ a preempted slice always does $Q r$ work, the fact the
-    termination bound rests on. Complexity: $O(1)$.
+    termination bound rests on.
+
+    The test $w / r \\le g Q$ is exact: $w / r$ and $g Q$ are each rounded in
+    floats, and where they fall within $10^{-12}$ of each other (relative) they
+    are compared as fractions, $w \\le g Q r$: rounded, a burst that needs an
+    ulp more than $g Q$ could be granted the grace.
+    Complexity: $O(1)$.
 
     References
     ----------
@@ -286,11 +296,40 @@ def plan_slice(job: QueuedJob, rate: float, parameters: PfsParameters, *, may_se
     'preempt'
     """
     needed = job.remaining / rate
-    if needed <= parameters.grace * parameters.quantum:
-        return Slice(job.job, needed, SliceEnd.COMPLETE, 0)
+    if _within(job.remaining, rate, parameters.grace, parameters.quantum):
+        return Slice(job.job, float(needed), SliceEnd.COMPLETE, 0)
     pf = job.pf + 1
     send = may_send and not job.banned and pf >= parameters.max_preemption
     return Slice(job.job, parameters.quantum, SliceEnd.REMOTE if send else SliceEnd.PREEMPT, pf)
+
+
+def _within(work: float | Fraction, rate: float, grace: float, quantum: float) -> bool:
+    """$w / r \\le g Q$, exactly: floats decide when clearly apart, fractions at a near tie."""
+    needed, bound = float(work / rate), grace * quantum
+    if abs(needed - bound) > 1e-12 * bound:
+        return needed < bound
+    return Fraction(work) <= Fraction(grace) * Fraction(quantum) * Fraction(rate)
+
+
+def work_left(work: float | Fraction, duration: float, rate: float) -> float | Fraction:
+    """The work left after a slice of `duration` s at `rate`, exact: $\\max(0, w - d r)$.
+
+    A float where it is exact, else a fraction: subtracting slices in floats
+    drifts from the burst's work by an ulp each time, which the grace test
+    ($w / r \\le g Q$) can see.
+
+    Examples
+    --------
+    >>> work_left(2.17, 0.7, 1.0), work_left(2.17 - 0.7, 0.7, 1.0) == 0.77
+    (1.47, False)
+    >>> work_left(work_left(2.17, 0.7, 1.0), 0.7, 1.0) == Fraction(2.17) - 2 * Fraction(0.7)
+    True
+    """
+    left = Fraction(work) - Fraction(duration) * Fraction(rate)
+    if left <= 0:
+        return 0.0
+    rounded = float(left)
+    return rounded if rounded == left else left
 
 
 def pfs_step(

@@ -97,6 +97,7 @@ import math
 import random
 import re
 from collections.abc import Callable, Collection, Iterable, Sequence
+from fractions import Fraction
 from typing import Any, NamedTuple
 
 import attrs
@@ -105,7 +106,14 @@ from schedlib.engine import Event, Phase, Step, simulate
 from schedlib.errors import InvalidValueError
 from schedlib.frequency.cost import MigrationCost
 from schedlib.frequency.mfs import MfsParameters
-from schedlib.frequency.pfs import DEFAULT_GRACE, PfsParameters, QueuedJob, Slice, SliceEnd
+from schedlib.frequency.pfs import (
+    DEFAULT_GRACE,
+    PfsParameters,
+    QueuedJob,
+    Slice,
+    SliceEnd,
+    work_left,
+)
 from schedlib.frequency.policies import PoolRules, Readings, pool_rules
 from schedlib.frequency.pool import HEAD, PoolJob, PoolNode
 from schedlib.frequency.remote import LocalQueue, NodeLoad, most_available
@@ -223,7 +231,8 @@ class JobStatus(NamedTuple):
     burst
         Index of its current burst (`== bursts` once finished).
     remaining
-        Work left in the current burst.
+        Work left in the current burst, exact (a fraction where a float would
+        round, see [`work_left`][schedlib.frequency.pfs.work_left]).
     pf, mf, banned
         Its preemption count, migration count, and whether it is banned.
     node
@@ -233,7 +242,7 @@ class JobStatus(NamedTuple):
     """
 
     burst: int
-    remaining: float
+    remaining: float | Fraction
     pf: int
     mf: int
     banned: bool
@@ -427,7 +436,7 @@ class PoolModel:
                 log=log,
                 wake=True,
             )
-        remaining = max(0.0, status.remaining - planned.duration * self.nodes[v].rate)
+        remaining = work_left(status.remaining, planned.duration, self.nodes[v].rate)
         status = status._replace(remaining=remaining, pf=planned.pf)
         remote = state.remote
         if planned.end is SliceEnd.REMOTE:

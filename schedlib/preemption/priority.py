@@ -117,7 +117,8 @@ A job that waited 600 s with 1800 s of estimated work left:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from fractions import Fraction
 
 from schedlib.model import Time
 from schedlib.validation import require
@@ -125,6 +126,7 @@ from schedlib.validation import require
 __all__ = [
     "DEFAULT_ALPHA",
     "DEFAULT_BETA",
+    "ExactPriority",
     "overtake_delay",
     "overtake_window",
     "priority",
@@ -175,6 +177,107 @@ def priority(
     (-1200.0, -1800.0)
     """
     return alpha * wait - beta * remaining
+
+
+class ExactPriority(float):
+    r"""A priority that compares as its exact value.
+
+    The float is the priority computed in floats, within `slack` of the exact value
+    $P = \alpha W - \beta T_{rem}$ of the stored times; `exact()` gives that value
+    as a fraction (computed once, on demand). Two priorities whose floats are further
+    apart than the sum of their slacks are ordered by their floats (the same order,
+    fast); closer ones by their exact values. So equal priorities are equal even when
+    their floats differ by rounding (a running job's $T_{rem}$ is a difference of
+    times), and every comparison the decisions make (`<`, `==`, `min`, sorting,
+    `-P` in [`rank_key`][schedlib.preemption.decision.rank_key]) is exact. A plain
+    number compares as its own exact value (slack 0). Arithmetic other than negation
+    gives plain floats.
+
+    Attributes
+    ----------
+    slack
+        A bound on the distance between the float and the exact priority (`>= 0`).
+
+    Notes
+    -----
+    Sign of $P_a - P_b$: that of $\hat P_a - \hat P_b$ when
+    $|\hat P_a - \hat P_b| > \epsilon_a + \epsilon_b$, else that of the exact difference.
+    Complexity: $O(1)$ float operations; a near tie adds two fraction evaluations.
+
+    Examples
+    --------
+    Two priorities that round apart but are equal (`0.1 + 0.2` is not `0.3` in floats):
+
+    >>> from fractions import Fraction
+    >>> a = ExactPriority(0.1 + 0.2, 1e-15, lambda: Fraction(3, 10))
+    >>> b = ExactPriority(0.3, 1e-15, lambda: Fraction(3, 10))
+    >>> float(a) == float(b), a == b, a < b, -a == -b
+    (False, True, False, True)
+    >>> a < 0.5, max(a, 0.29) is a
+    (True, True)
+    """
+
+    __slots__ = ("_exact", "_of", "slack")
+
+    _exact: Fraction | None
+    _of: Callable[[], Fraction]
+    slack: float
+
+    def __new__(cls, value: float, slack: float, exact: Callable[[], Fraction]) -> ExactPriority:
+        """A priority computed in floats as `value`, within `slack` of what `exact()` returns."""
+        self = super().__new__(cls, value)
+        self.slack = slack
+        self._of = exact
+        self._exact = None
+        return self
+
+    def exact(self) -> Fraction:
+        """The exact priority."""
+        if self._exact is None:
+            self._exact = self._of()
+        return self._exact
+
+    def _sign(self, other: object) -> int:
+        if not isinstance(other, (int, float, Fraction)):
+            raise TypeError(f"cannot compare a priority with {other!r}")
+        mine, theirs = float(self), float(other)
+        gap = mine - theirs
+        slack = self.slack + (other.slack if isinstance(other, ExactPriority) else 0.0)
+        if gap > slack or gap < -slack or not math.isfinite(gap):
+            return (mine > theirs) - (mine < theirs)
+        exact = other.exact() if isinstance(other, ExactPriority) else Fraction(other)
+        return (self.exact() > exact) - (self.exact() < exact)
+
+    def __lt__(self, other: object) -> bool:
+        return self._sign(other) < 0
+
+    def __le__(self, other: object) -> bool:
+        return self._sign(other) <= 0
+
+    def __gt__(self, other: object) -> bool:
+        return self._sign(other) > 0
+
+    def __ge__(self, other: object) -> bool:
+        return self._sign(other) >= 0
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, (int, float, Fraction)):
+            return NotImplemented
+        return self._sign(other) == 0
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, (int, float, Fraction)):
+            return NotImplemented
+        return self._sign(other) != 0
+
+    def __hash__(self) -> int:
+        return hash(self.exact())  # equal priorities, equal hashes (a fraction hashes as its float)
+
+    def __neg__(self) -> ExactPriority:
+        return ExactPriority(-float(self), self.slack, lambda: -self.exact())
+
+    def __reduce__(self) -> tuple[type[float], tuple[float]]:
+        return (float, (float(self),))  # the exact value does not cross processes
 
 
 def overtake_window(

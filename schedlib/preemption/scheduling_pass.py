@@ -143,7 +143,20 @@ class SchedulingPass:
         self.tick = False
 
     def run(self) -> Step[GridState]:
-        """Decide at the touched nodes, then (at a tick) at the due nodes; return the step."""
+        """Decide at the touched nodes, then (at a tick) at the due nodes; return the step.
+
+        A node whose wake time (when a waiting job's priority may pass a running
+        job's, from [`overtake_delay`][schedlib.preemption.priority.overtake_delay]
+        on float priorities) falls at most $10^{-9}$ relative after the tick is
+        visited at that tick, so that a wake computed an ulp late (a difference of
+        float priorities) is not put off to the next tick; the decision at the
+        visit compares exact priorities
+        ([`ExactPriority`][schedlib.preemption.priority.ExactPriority]). The slack
+        is a tolerance on times, not a comparison as written: a wake truly
+        within $10^{-9}$ relative after the tick is visited early (an audit of
+        the float comparisons found no instance where it matters; kept, and
+        documented here).
+        """
         m, state, now = self.m, self.state, self.now
         local = set(state.touched)
         self.tick = state.tick or m.on_tick(now)

@@ -35,11 +35,14 @@ owes an overhead of 5 s when it resumes:
 from __future__ import annotations
 
 import math
+from fractions import Fraction
+from functools import partial
 
 import attrs
 
 from schedlib.model import Time
 from schedlib.preemption.decision import Contender, progress_made, time_to_finish
+from schedlib.preemption.priority import ExactPriority
 from schedlib.preemption.resources import GridJob, Vector
 from schedlib.preemption.topology import LoadKey
 
@@ -48,6 +51,7 @@ __all__ = [
     "JobProgress",
     "NodeState",
     "contender",
+    "exact_priority",
     "moved",
     "remaining_time",
     "resumed",
@@ -272,13 +276,61 @@ def remaining_time(p: JobProgress, now: Time, speed: float) -> Time:
     return owed + max(0.0, left) / speed
 
 
+def exact_priority(p: JobProgress, now: Time, speed: float, alpha: float, beta: float) -> Fraction:
+    r"""$P = \alpha W - \beta T_{rem}$ of the job now, in exact arithmetic on its stored times.
+
+    Notes
+    -----
+    The formulas of [`remaining_time`][schedlib.preemption.state.remaining_time] and
+    [`contender`][schedlib.preemption.state.contender], each number read as the
+    fraction it is: a waiting job has $W = W_0 + (t - \text{since})$ and
+    $T_{rem} = c + \max(0, e) / s$; a running one $W = W_0$ and
+    $T_{rem} = \max(0, c - \ell) + \max(0, e - \max(0, \ell - c) s) / s$ with
+    $\ell = t - \text{since}$. Complexity: $O(1)$ fraction operations.
+
+    Examples
+    --------
+    >>> from schedlib.preemption.resources import GridJob
+    >>> p = resumed(waiting(GridJob(1, 0.1, (1,), 0.3, 0.3), now=0.1), now=0.2, speed=1.0)
+    >>> exact_priority(p, 0.30000000000000004, 1.0, alpha=0.0, beta=1.0) == -(
+    ...     Fraction(0.2) + Fraction(0.3) - Fraction(0.30000000000000004))
+    True
+    """
+    zero, s = Fraction(0), Fraction(speed)
+    since, c, e = Fraction(p.since), Fraction(p.overhead), Fraction(p.estimate)
+    elapsed = Fraction(now) - since
+    if p.end == _INF:
+        wait = Fraction(p.wait) + elapsed
+        remaining = c + max(zero, e) / s
+    else:
+        wait = Fraction(p.wait)
+        left = e - max(zero, elapsed - c) * s
+        remaining = max(zero, c - elapsed) + max(zero, left) / s
+    return Fraction(alpha) * wait - Fraction(beta) * remaining
+
+
+_SLACK = 2.0**-46
+"""Relative bound on the rounding of a priority computed in floats: each of its few
+operations rounds by at most $2^{-53}$ of the magnitudes it combines (with a wide margin)."""
+
+_TINY = 2.0**-1000
+"""Absolute part of the bound, for results in the subnormal range (there the rounding
+is absolute, not relative)."""
+
+
 def contender(p: JobProgress, now: Time, speed: float, alpha: float, beta: float) -> Contender:
     r"""The job as the local decision sees it, with $P = \alpha W - \beta T_{rem}$.
 
     Notes
     -----
     $W$ counts the current waiting spell of a waiting job; a running job's
-    $W$ is what it had banked when it started. Complexity: $O(1)$.
+    $W$ is what it had banked when it started. The priority is an
+    [`ExactPriority`][schedlib.preemption.priority.ExactPriority]: computed in floats,
+    it compares as [`exact_priority`][schedlib.preemption.state.exact_priority] (a
+    running job's $T_{rem}$ is a difference of times, so two equal priorities can
+    round apart: a job arriving with the $T_{rem}$ of the running one would preempt
+    it). Its slack is $2^{-46}$ times the sum of the magnitudes the float
+    computation combines, plus $2^{-1000}$. Complexity: $O(1)$.
 
     References
     ----------
@@ -291,6 +343,13 @@ def contender(p: JobProgress, now: Time, speed: float, alpha: float, beta: float
     >>> contender(p, 10, 1.0, alpha=0.5, beta=1.0).priority   # 0.5 * 10 - 80
     -75.0
     """
-    wait = p.wait if p.end != _INF else p.wait + (now - p.since)
+    running = p.end != _INF
+    wait = p.wait if running else p.wait + (now - p.since)
     prio = alpha * wait - beta * remaining_time(p, now, speed)
-    return Contender(p.job.id, p.job.requirement, prio, p.arrival)
+    times = abs(p.wait) + abs(now) + abs(p.since)
+    work = abs(p.overhead) + abs(p.estimate) / speed
+    scale = abs(alpha) * times + abs(beta) * (work + times if running else work)
+    exact = partial(exact_priority, p, now, speed, alpha, beta)
+    return Contender(
+        p.job.id, p.job.requirement, ExactPriority(prio, _SLACK * scale + _TINY, exact), p.arrival
+    )

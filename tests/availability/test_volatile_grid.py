@@ -277,7 +277,7 @@ def _ignoring_the_queue(snapshot: SchedulerSnapshot) -> MappingDecision:
     """Broken: tl computed without the running and queued jobs."""
     bare = SchedulerSnapshot(
         snapshot.now,
-        tuple(ResourceView(v.resource, v.remaining_uptime) for v in snapshot.resources),
+        tuple(ResourceView(v.resource, v.planned_down) for v in snapshot.resources),
         snapshot.priority,
         snapshot.regular,
         snapshot.queue_length,
@@ -534,3 +534,24 @@ def _a(job: int, resource: int):  # type: ignore[no-untyped-def]
     from schedlib.availability.mapping import Assignment
 
     return Assignment(job, resource)
+
+
+def test_no_job_ends_after_its_planned_down_time_in_float_times() -> None:
+    """Regression (issue 25, float audit S1): the time left of the resource subtracted in
+    floats was 3406.2515000000003 > 3406.2515, so PGS assigned job 3, which started at
+    842563.0430000001, would have ended at 845969.2945000001 and failed at the planned down
+    time 845969.2945. Compared as written (end + et_J < down), job 3 waits for the next
+    up period."""
+    down = 845969.2945
+    resources = [ResourceAvailability(AvailabilityPattern([(down, 10.0)]))]
+    jobs = [
+        BagJob(1, 822007.982, 4388.925),
+        BagJob(2, 822007.982, 16166.136),
+        BagJob(3, 826043.5819999999, 3406.2515),
+    ]
+    run = simulate_volatile_grid(jobs, resources, queue_length=3)
+    check_within_uptime(run.record, run.up_periods)
+    check_no_failures(run.record)
+    assert [e.time for e in run.record.events if e.job == 3 and e.kind is EventKind.START] == [
+        down + 10.0
+    ]

@@ -34,6 +34,13 @@ def test_job_size_is_the_sum_of_its_tasks() -> None:
     assert (job.size, job.n_tasks, job.procs) == (10, 3, 1)
 
 
+def test_job_size_does_not_depend_on_the_order_of_its_tasks() -> None:
+    """Regression (issue 25, float audit S6): `sum` gives 0.6000000000000001 one way
+    and 0.6 the other, so C2 and overtaking could tell two equal jobs apart."""
+    assert TaskJob(1, 0, (0.1, 0.2, 0.3)).size == TaskJob(2, 0, (0.3, 0.2, 0.1)).size == 0.6
+    assert type(TaskJob(1, 0, (2, 3)).size) is int  # whole sizes stay whole
+
+
 @pytest.mark.parametrize(
     ("kwargs", "field"),
     [

@@ -173,3 +173,15 @@ def test_one_processor_matches_the_brute_force_finish_times(
         assert outcome.end == time
     check_capacity(record)
     assert not math.isinf(time)
+
+
+def test_a_task_ending_exactly_at_a_speed_change_completes_there() -> None:
+    """Regression (issue 25, float audit S3): $t + w / s = e$ in floats while
+    $w > s (e - t)$; the task finishes in its piece (the paper's $t + w/s \\le e$), it
+    does not stall through the zero-speed piece with a rounding residue."""
+    now, until, speed, work = 95603.0, 104762.39, 2.52, 23081.662800000002
+    assert now + work / speed == until and work > speed * (until - now)
+    history = SpeedHistory((0, until, 200000.0), (speed, 0, speed))
+    record = run_grid([TaskJob(1, now, (work,))], [Processor(speed, history)], fifo(bound=2))
+    assert record.outcome_map()[1].end == until
+    assert finish_time(history, now, work) == until

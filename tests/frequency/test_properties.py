@@ -9,6 +9,7 @@ assumption is dropped.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -38,6 +39,7 @@ from schedlib.testing.invariants import (
     check_bursts_complete,
     check_capacity,
     check_every_job_accounted,
+    check_grace,
     check_lifecycle,
     check_migration_limits,
     check_pool_run,
@@ -433,3 +435,31 @@ def test_first_slice_bound_fails_under_round_robin_order() -> None:
             assert slices <= bound, f"job {job}: {slices} > 1 + U = {bound}"
 
     counterexample(condition, BUSY, match="> 1 + U")
+
+
+# -- the grace boundary in float times (issue 25, float audit S4) -------------------------
+
+
+@st.composite
+def grace_boundaries(draw: st.DrawFn) -> tuple[float, PoolNode, float, float]:
+    """A burst of work within a few ulps of (k + g) Q r: after k quanta it needs g Q."""
+    quantum = draw(st.sampled_from((0.7, 1.3, 0.1)))
+    grace = draw(st.sampled_from((1.1, 1.5, 1.0)))
+    node = PoolNode(draw(st.sampled_from((1.0, 1.5, 0.75))), draw(st.sampled_from((1.0, 0.6))))
+    k = draw(st.integers(0, 4))
+    work = (k * quantum + grace * quantum) * node.rate  # rounded, as a real work would be
+    for _ in range(abs(nudge := draw(st.integers(-2, 2)))):
+        work = math.nextafter(work, math.inf if nudge > 0 else -math.inf)
+    return work, node, quantum, grace
+
+
+@settings(max_examples=200)
+@given(grace_boundaries())
+def test_slices_follow_the_grace_exactly(case: tuple[float, PoolNode, float, float]) -> None:
+    """On the boundary w / r = (k + g) Q the job gets its grace iff it is exactly within it."""
+    work, node, quantum, grace = case
+    record = simulate_pool(
+        [PoolJob.cpu_bound(0, 0, work)], [node], policy="pfs", quantum=quantum, grace=grace
+    )
+    check_grace(record, [node], quantum=quantum, grace=grace)
+    check_pool_run(record, [node])

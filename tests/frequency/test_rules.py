@@ -292,3 +292,16 @@ def test_mfs_dispatch_keeps_mf_within_max_mf_plus_one(
 def test_cost() -> None:
     assert migration_cost(0, 0) == 0
     assert migration_cost(0.25, 1.75) == 2.0
+
+
+def test_plan_slice_compares_the_grace_exactly() -> None:
+    """Regression (issue 25, float audit S4): 15.400000000000002 / 0.5 and 1.1 * 28.0 both
+    round to 30.800000000000004, but exactly w / r = 30.800000000000004 > g Q =
+    30.80000000000000248...: the job is preempted, not given its grace."""
+    params = PfsParameters(quantum=28.0, grace=1.1, max_preemption=9)
+    assert 15.400000000000002 / 0.5 <= 1.1 * 28.0
+    job = QueuedJob(1, 15.400000000000002)
+    assert plan_slice(job, 0.5, params, may_send=False).end is SliceEnd.PREEMPT
+    assert plan_slice(job._replace(remaining=15.4), 0.5, params, may_send=False).end is (
+        SliceEnd.COMPLETE
+    )

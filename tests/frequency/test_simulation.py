@@ -411,3 +411,16 @@ def test_the_lazy_generator_is_random_random_of_its_key() -> None:
     lazy.seed(1)
     eager.seed(1)
     assert lazy.random() == eager.random()
+
+
+def test_the_work_left_after_quanta_is_exact() -> None:
+    """Regression (issue 25, float audit S4): 2.17 s of work, Q = 0.7 s, g = 1.1 on a node
+    of rate 1. After two slices both 2.17 - 0.7 - 0.7 and 1.1 * 0.7 round to 0.77, so floats
+    grant the grace; exactly 2.17 - 2 * 0.7 = 0.770000000000000017763... > g Q =
+    0.770000000000000013322..., so the job is preempted a third time."""
+    record = simulate_pool(
+        [PoolJob.cpu_bound(1, 0, 2.17)], [PoolNode(1)], policy="pfs", quantum=0.7, grace=1.1
+    )
+    preempts = [e.time for e in record.events if e.kind is EventKind.PREEMPT]
+    assert len(preempts) == 3
+    assert record.outcome_map()[1].end == pytest.approx(2.17)

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
+import attrs
+import hypothesis
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schedlib.errors import InvalidValueError
@@ -25,7 +28,8 @@ from schedlib.preemption.migration import (
     queue_load_vector,
 )
 from schedlib.preemption.priority import overtake_delay, overtake_window, priority
-from schedlib.preemption.resources import GridNode, fits, normalised, subtract
+from schedlib.preemption.resources import GridJob, GridNode, fits, normalised, subtract
+from schedlib.preemption.state import JobProgress, contender, exact_priority, resumed, waiting
 from schedlib.preemption.topology import (
     Matchmaker,
     Topology,
@@ -35,6 +39,7 @@ from schedlib.preemption.topology import (
     similar_capability,
 )
 from schedlib.testing.strategies import grid_nodes, resource_vectors
+from schedlib.testing.strategies.clock import clocks
 
 shares = st.lists(st.floats(0, 1), min_size=1, max_size=4)
 
@@ -252,3 +257,65 @@ def test_matchmaker_is_complete_and_picks_the_lightest(
         assert placed is None
     else:
         assert placed == min(suitable, key=lambda i: keys[i])
+
+
+# -- exact priorities (issue 25, float audit S2) ------------------------------------------
+
+
+@st.composite
+def near_ties(draw: st.DrawFn) -> tuple[JobProgress, JobProgress, float, float, float, float]:
+    """A running or waiting job `a`, and a waiting job `b` whose priority is within a few
+    ulps of `a`'s (often exactly equal), in float times (a clock tick, a far origin)."""
+    clock = draw(clocks("float"))
+    alpha = draw(st.sampled_from((0.0, 0.5, 1.0)))
+    beta = draw(st.sampled_from((1.0, 0.5, 2.0)))
+    speed = draw(st.sampled_from((1.0, 1.5, 2.5, 0.7)))
+    since = clock.at(draw(st.integers(0, 400)))
+    now = since + clock.span(draw(st.integers(0, 400)))
+    size = clock.span(draw(st.integers(1, 800)))
+    job = GridJob(1, 0, (1,), size, size)
+    a = waiting(job, since)
+    if draw(st.booleans()):
+        a = resumed(a, since, speed)
+    overhead = clock.span(draw(st.integers(0, 20))) if draw(st.booleans()) else 0.0
+    a = attrs.evolve(a, overhead=overhead, wait=clock.span(draw(st.integers(0, 50))))
+    arrived = clock.at(draw(st.integers(0, 400)))
+    b = waiting(GridJob(2, 0, (1,), 1, 1), min(arrived, now))
+    target = exact_priority(a, now, speed, alpha, beta)
+    wait_b = Fraction(b.wait) + Fraction(now) - Fraction(b.since)
+    # P_b = alpha W_b - beta e_b / s = P_a  =>  e_b = s (alpha W_b - P_a) / beta
+    estimate = float(Fraction(speed) * (Fraction(alpha) * wait_b - target) / Fraction(beta))
+    for _ in range(abs(nudge := draw(st.integers(-3, 3)))):
+        estimate = math.nextafter(estimate, math.inf if nudge > 0 else -math.inf)
+    b = attrs.evolve(b, estimate=max(0.0, estimate))
+    return a, b, now, speed, alpha, beta
+
+
+@settings(max_examples=300)
+@given(near_ties())
+def test_priorities_compare_as_their_exact_values(
+    case: tuple[JobProgress, JobProgress, float, float, float, float],
+) -> None:
+    """Differential: float first, fractions at near ties = the exact comparison, always."""
+    a, b, now, speed, alpha, beta = case
+    pa = contender(a, now, speed, alpha, beta).priority
+    pb = contender(b, now, speed, alpha, beta).priority
+    ea, eb = exact_priority(a, now, speed, alpha, beta), exact_priority(b, now, speed, alpha, beta)
+    assert abs(Fraction(float(pa)) - ea) <= Fraction(pa.slack)  # the slack bounds the rounding
+    assert abs(Fraction(float(pb)) - eb) <= Fraction(pb.slack)
+    assert (pa < pb, pa == pb, pa > pb, pa <= pb, pa >= pb) == (
+        ea < eb, ea == eb, ea > eb, ea <= eb, ea >= eb,
+    )  # fmt: skip
+    assert ((-pa) < (-pb)) == (ea > eb)  # rank_key negates
+
+
+def test_exact_ties_are_seen_where_floats_differ() -> None:
+    """Not vacuous: the strategy draws exact ties the floats get wrong."""
+
+    def float_wrong(case: tuple[JobProgress, JobProgress, float, float, float, float]) -> bool:
+        a, b, now, speed, alpha, beta = case
+        ea = exact_priority(a, now, speed, alpha, beta)
+        pa, pb = (float(contender(p, now, speed, alpha, beta).priority) for p in (a, b))
+        return ea == exact_priority(b, now, speed, alpha, beta) and pa != pb
+
+    hypothesis.find(near_ties(), float_wrong, settings=settings(max_examples=2000, database=None))

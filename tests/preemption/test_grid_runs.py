@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from schedlib.errors import InvalidDecisionError, InvalidValueError
-from schedlib.model import EventKind
+from schedlib.model import EventKind, JobEvent, RunRecord
 from schedlib.preemption import scheduling_pass
 from schedlib.preemption.decision import Decision, NodeSnapshot
 from schedlib.preemption.grid import GridModel, JobProgress, run_model, simulate_grid
@@ -303,3 +303,41 @@ def test_logs_name_the_migration() -> None:
     record = simulate_grid(jobs, nodes, topology=ring(2))
     moves = [e for e in record.events if e.kind is EventKind.MIGRATE]
     assert all(e.detail.startswith(("push from", "pull from")) for e in moves)
+
+
+def test_a_waiting_job_of_equal_remaining_time_does_not_preempt() -> None:
+    """Regression (issue 25, float audit S2): job 1 runs since 614.17 with 2996.40749 s of
+    estimated work, job 2 arrives at 3309.17 with 301.40748999999994 s: both estimated ends
+    are 3610.57749, so T_rem is equal (exactly) and SRTF keeps job 1. Subtracting first gave
+    job 1 a T_rem of 301.40749000000005, and job 2 preempted it."""
+    jobs = [
+        GridJob(1, 614.17, (1,), 2996.40749, 2996.40749),
+        GridJob(2, 3309.17, (1,), 301.40748999999994, 301.40748999999994),
+    ]
+    record = simulate_grid(jobs, [GridNode(0, (1,))])
+    assert not [e for e in record.events if e.kind is EventKind.PREEMPT]
+    assert record.outcome_map()[1].end == 3610.57749
+
+
+def test_push_checker_ranks_exactly_equal_priorities_by_arrival() -> None:
+    """Regression (issue 25, float audit S2): with alpha = beta = 1 at t = 102.43, jobs 2
+    and 3 have exactly equal priorities ((t - 10.45) - 72.6 = (t - 79.8) - 3.2499999999999964),
+    so job 2, which arrived first, heads the queue and pushing job 3 is wrong. Recomputed in
+    floats, job 3's priority came out an ulp higher and the checker let the push pass."""
+    jobs = [
+        GridJob(1, 0, (1,), 1000, 1000),
+        GridJob(2, 10.45, (1,), 72.6, 72.6),
+        GridJob(3, 79.8, (1,), 3.2499999999999964, 3.2499999999999964),
+    ]
+    log = [JobEvent(0, 1, EventKind.SUBMIT), JobEvent(0, 1, EventKind.ASSIGN, (0,))]
+    log.append(JobEvent(0, 1, EventKind.START, (0,)))
+    for job in jobs[1:]:
+        log += [JobEvent(job.submit, job.id, kind, place) for kind, place in _ARRIVE]
+    log.append(JobEvent(102.43, 3, EventKind.MIGRATE, (1,), detail="push from 0"))
+    record = RunRecord.from_log("push", jobs, log, capacity=2)
+    nodes = [GridNode(0, (1,)), GridNode(1, (1,))]
+    with pytest.raises(AssertionError, match="job 2 waits there"):
+        check_push_sends_best(record, nodes, alpha=1.0, beta=1.0)
+
+
+_ARRIVE = ((EventKind.SUBMIT, ()), (EventKind.ASSIGN, (0,)))

@@ -108,6 +108,15 @@ def check_time_left(
     paper's "strictly greater"): so $tl$ stays positive. With
     `strict=False` it requires only $et_J \\le tl$: $tl$ never goes negative.
 
+    Notes
+    -----
+    Compared on times, as written: $tl = ru - (et_{rj} - el_{rj}) - \\sum_i et_i$
+    with $ru = \\max(0, pd - t)$ and $el_{rj} = t - s_{rj}$ is
+    $\\max(pd, t) - \\text{end}$, $\\text{end} = s_{rj} + et_{rj} + \\sum_i et_i$ summed as
+    the jobs will run (`now` for an idle resource); the check is
+    $\\text{end} + et_J < \\max(pd, t)$. A checker that subtracted first would
+    pass an assignment whose end rounds past the down time.
+
     Parameters
     ----------
     snapshot
@@ -122,27 +131,29 @@ def check_time_left(
     AssertionError
         Naming the job, its estimate, the resource and its $tl$.
     """
+    now = snapshot.now
     estimates = {job.id: job.estimate for job in (*snapshot.priority, *snapshot.regular)}
-    left = {}
+    ends: dict[int, Time] = {}
+    until: dict[int, Time] = {}
     for view in snapshot.resources:
-        # tl = ru - (et_rj - el_rj) - sum(et_i), computed here independently of
-        # schedlib.availability.mapping.time_left, so that a wrong formula there is caught.
-        tl = view.remaining_uptime
-        if view.running is not None:
-            tl -= view.running.estimate - view.elapsed
+        # Computed here, independently of ResourceView.expected_end and map_pgs, so
+        # that a wrong formula there is caught.
+        end = now if view.running is None else view.started + view.running.estimate
         for job in view.queued:
-            tl -= job.estimate
-        left[view.resource] = tl
+            end = end + job.estimate
+        ends[view.resource] = end
+        until[view.resource] = view.planned_down if view.planned_down > now else now
     for a in decision.assignments:
-        if a.job not in estimates or a.resource not in left:
+        if a.job not in estimates or a.resource not in ends:
             continue  # check_mapping_decision reports those
-        estimate, tl = estimates[a.job], left[a.resource]
-        fits = estimate < tl if strict else estimate <= tl
+        estimate, end, down = estimates[a.job], ends[a.resource], until[a.resource]
+        fits = end + estimate < down if strict else end + estimate <= down
         assert fits, (
             f"job {a.job} (estimate {estimate}) assigned to resource {a.resource} at "
-            f"t={snapshot.now}, which has only tl = {tl} s left"
+            f"t={now}, which has only tl = {down - end} s left\n"
+            f"(its work ends at {end}, it goes down at {down})"
         )
-        left[a.resource] = tl - estimate
+        ends[a.resource] = end + estimate
 
 
 class _Periods:

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Iterable, Iterator, Sequence
+from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -78,6 +79,7 @@ __all__ = [
     "WaitSpell",
     "check_bursts_complete",
     "check_dispatch_order",
+    "check_grace",
     "check_migration_limits",
     "check_pool_decisions",
     "check_pool_run",
@@ -374,8 +376,8 @@ def check_short_bursts_stay(
     """Jobs whose bursts all finish within their first slice are never preempted or migrated.
 
     A burst of work $w$ whose first slice is on a node of rate $r$ is
-    *short* when $w \\le g Q r$ (with the default $g = 1$: it finishes within
-    its first quantum). A job all of whose bursts are short must have no
+    *short* when $w / r \\le g Q$, compared exactly (with the default $g = 1$: it
+    finishes within its first quantum). A job all of whose bursts are short must have no
     `PREEMPT` and no `MIGRATE`.
 
     Parameters
@@ -395,6 +397,11 @@ def check_short_bursts_stay(
     AssertionError
         Naming the job and what happened to it.
     """
+    bound = Fraction(grace) * Fraction(quantum)
+
+    def _within_grace(work: float, rate: float) -> bool:
+        return Fraction(work) <= bound * Fraction(rate)
+
     first_node: dict[tuple[JobId, int], int] = {}
     moved: dict[JobId, JobEvent] = {}
     for e in record.events:
@@ -405,8 +412,8 @@ def check_short_bursts_stay(
     for job in record.workload:
         if job.id not in moved:
             continue
-        short = all(
-            (job.id, b) in first_node and w <= grace * quantum * nodes[first_node[(job.id, b)]].rate
+        short = all(  # w / r <= g Q, exactly (rounded, an ulp decides)
+            (job.id, b) in first_node and _within_grace(w, nodes[first_node[(job.id, b)]].rate)
             for b, w in enumerate(job.work)
         )
         event = moved[job.id]
@@ -414,6 +421,49 @@ def check_short_bursts_stay(
             f"job {job.id}'s bursts {list(job.work)} all fit in their first quantum "
             f"(Q={quantum}, g={grace}), yet it has a {event.kind.value} at t={event.time}"
         )
+
+
+def check_grace(record: RunRecord, nodes: Sequence[Any], *, quantum: Time, grace: float) -> None:
+    """Every slice ends as the grace rule says, compared exactly.
+
+    Replays each burst's work left, exactly: $w$ at its first slice, less
+    $Q r$ for each slice preempted on a node of rate $r$ (with $g \\ge 1$ a
+    preempted slice runs a full quantum). A slice on a node of rate $r$ that
+    starts with $w'$ left must complete the burst iff $w' / r \\le g Q$, as
+    fractions: rounded, an ulp decides (PFS, the test on
+    `job.RemainingExecutionTime`; round robin is $g = 1$).
+
+    Parameters
+    ----------
+    record
+        The run (a PFS, PFS+MFS or round-robin record).
+    nodes
+        The pool (`rate` of each node).
+    quantum, grace
+        $Q$ and $g$ ($g \\ge 1$).
+
+    Raises
+    ------
+    AssertionError
+        Naming the job, the burst, the slice and the work left.
+    """
+    bound = Fraction(grace) * Fraction(quantum)
+    left: dict[tuple[JobId, int | None], Fraction] = {}
+    work = {job.id: job.work for job in record.workload}
+    for segment in execution_segments(record):
+        if segment.task is None or segment.closed_by not in (EventKind.COMPLETE, EventKind.PREEMPT):
+            continue
+        key = (segment.job, segment.task)
+        rate = Fraction(nodes[segment.place[0]].rate)
+        before = left.get(key, Fraction(work[segment.job][segment.task]))
+        completes = before <= bound * rate
+        assert completes is (segment.closed_by is EventKind.COMPLETE), (
+            f"job {segment.job} burst {segment.task}: the slice from t={segment.start} on node "
+            f"{segment.place[0]} starts with {float(before)} of work left at rate {float(rate)} "
+            f"(w / r {'<=' if completes else '>'} g Q = {grace} * {quantum}) yet ends with "
+            f"{segment.closed_by.value}"
+        )
+        left[key] = before - Fraction(quantum) * rate
 
 
 @attrs.frozen(slots=True)
@@ -1136,10 +1186,12 @@ def check_pool_run(record: RunRecord, nodes: Sequence[Any]) -> None:
     if policy == "round_robin":
         check_round_robin_wait(record, quantum=quantum, grace=1.0)
         check_short_bursts_stay(record, nodes, quantum=quantum)
+        check_grace(record, nodes, quantum=quantum, grace=1.0)
     if policy not in ("pfs", "pfs+mfs"):
         return
     max_preemption = record.parameter("max_preemption")
     check_short_bursts_stay(record, nodes, quantum=quantum, grace=grace)
+    check_grace(record, nodes, quantum=quantum, grace=grace)
     if policy == "pfs":
         check_preemption_counts(record, max_preemption=max_preemption, sending_nodes=(HEAD,))
         check_dispatch_order(record, size, order="fifo")

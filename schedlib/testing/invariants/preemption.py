@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from schedlib.errors import InvalidValueError
@@ -862,9 +863,11 @@ def check_push_sends_best(
     alpha, beta, overhead
         The priority weights and the preemption overhead the run used.
     tolerance
-        Relative slack when comparing priorities (they are recomputed here
-        from the record, in a different order of operations); equal
-        priorities are compared by arrival and id only when exactly equal.
+        Relative slack when comparing priorities: they are recomputed here
+        exactly (fractions of the record's times), while the run's stored
+        estimates were reduced in floats at each preemption. Equal priorities
+        are compared by arrival and id when exactly equal, as the decisions
+        compare them ([`ExactPriority`][schedlib.preemption.priority.ExactPriority]).
 
     Raises
     ------
@@ -897,16 +900,21 @@ def check_push_sends_best(
     finished: set[JobId] = set()
     stops = (EventKind.PREEMPT, EventKind.COMPLETE, EventKind.KILL, EventKind.FAIL)
 
-    def rank(job: JobId, node: int, now: Time) -> tuple[float, Time, JobId]:
+    zero, cost = Fraction(0), Fraction(overhead)
+
+    def rank(job: JobId, node: int, now: Time) -> tuple[Fraction, Time, JobId]:
+        # Exact: a difference of times rounds, and equal priorities must stay equal.
         arrival = where[job][1]
-        done, ran_here = 0.0, 0.0
+        done, ran_here = zero, zero
         for k, (place, start, end) in enumerate(segments.get(job, [])):
-            done += progress_made(end - start, nodes[place].speed, overhead if k else 0.0)
+            ran = Fraction(end) - Fraction(start)
+            done += max(zero, ran - (cost if k else zero)) * Fraction(nodes[place].speed)
             if place == node and start >= arrival:
-                ran_here += end - start
-        owed = overhead if segments.get(job) else 0.0
-        remaining = owed + max(0.0, estimate[job] - done) / nodes[node].speed
-        return (alpha * ((now - arrival) - ran_here) - beta * remaining, arrival, job)
+                ran_here += ran
+        owed = cost if segments.get(job) else zero
+        left = max(zero, Fraction(estimate[job]) - done) / Fraction(nodes[node].speed)
+        wait = Fraction(now) - Fraction(arrival) - ran_here
+        return (Fraction(alpha) * wait - Fraction(beta) * (owed + left), arrival, job)
 
     for e in record.events:
         if e.kind is EventKind.START:
@@ -926,7 +934,7 @@ def check_push_sends_best(
                     "wait there"
                 )
                 pushed = rank(e.job, sender, e.time)
-                slack = tolerance * max(1.0, abs(pushed[0]))
+                slack = Fraction(tolerance) * max(Fraction(1), abs(pushed[0]))
                 for other, (node, _) in where.items():
                     if node != sender or other == e.job or other in since or other in finished:
                         continue
@@ -936,7 +944,8 @@ def check_push_sends_best(
                     ):
                         raise AssertionError(
                             f"push of job {e.job} from node {sender} at t={e.time}: job {other} "
-                            f"waits there with priority {theirs[0]} (arrived {theirs[1]}), "
-                            f"ranking above the pushed job's {pushed[0]} (arrived {pushed[1]})"
+                            f"waits there with priority {float(theirs[0])} (arrived {theirs[1]}), "
+                            f"ranking above the pushed job's {float(pushed[0])} "
+                            f"(arrived {pushed[1]})"
                         )
             where[e.job] = (target, e.time)

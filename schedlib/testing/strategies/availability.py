@@ -5,13 +5,14 @@ up front. With `times="integer"` they draw times that are whole seconds or
 quarter seconds (and restart delays on the 1/1024 s grid), so that every sum
 the simulation makes is exact: "a job ends exactly when its resource goes
 down" is then decided exactly. With `times="float"` runtimes, estimates and
-the snapshot's times are multiples of a quarter of a float tick
-([`clock`][schedlib.testing.strategies.clock]; submissions from 0, not from the
-clock's far origin: the resources' availability cycles would fill the engine's
-livelock window before the first job arrives), so that such ties come out
-equal or an ulp apart; `"mixed"` (the default) draws either. They shrink
-towards fewer and shorter items, one `(uptime, downtime)` pair, fixed restart
-delays, exact estimates and whole seconds.
+the snapshot's durations are multiples of a quarter of a float tick
+([`clock`][schedlib.testing.strategies.clock]; the snapshot's instants count
+from the clock's origin, submissions from 0, not from the clock's far origin:
+the resources' availability cycles would fill the engine's livelock window
+before the first job arrives), so that such ties come out equal or an ulp apart;
+`"mixed"` (the default) draws either. They shrink towards fewer and shorter
+items, one `(uptime, downtime)` pair, fixed restart delays, exact estimates
+and whole seconds.
 
 Examples
 --------
@@ -269,23 +270,28 @@ def _snapshot(
     max_time: float,
     times: str,
 ) -> SchedulerSnapshot:
-    tick = draw(clocks(times)).tick
+    clock: Clock = draw(clocks(times))
+    tick = clock.tick
     queue_length = draw(st.integers(1, max_queue_length))
     next_id = iter(range(10**9))
     job = st.builds(lambda e: PendingJob(next(next_id), e), _quarters(0, max_time, tick))
+    now = clock.origin + draw(_quarters(0, max_time, tick))
     views = []
     for index in range(draw(st.integers(1, max_resources))):
+        # The planned down time: `remaining` after now, or (a resource up past its
+        # plan) before it; sums and differences round with a float clock.
         remaining = draw(_quarters(0, max_time, tick))
+        planned_down = max(0, now - remaining) if draw(st.booleans()) else now + remaining
         held = draw(st.integers(0, queue_length))
         running = draw(job) if held and draw(st.booleans()) else None
-        elapsed: float = 0
-        if running is not None:  # at most its estimate (a rounding past it is cut back)
-            elapsed = min(draw(_quarters(0, running.estimate / tick, tick)), running.estimate)
+        started: float = 0
+        if running is not None:  # has run at most its estimate (to the tick)
+            elapsed = draw(_quarters(0, running.estimate / tick, tick))
+            started = max(0, now - min(elapsed, running.estimate))
         queued = tuple(draw(job) for _ in range(held - (running is not None)))
-        views.append(ResourceView(index, remaining, running, elapsed, queued))
+        views.append(ResourceView(index, planned_down, running, started, queued))
     priority = tuple(draw(st.lists(job, max_size=max_jobs // 2)))
     regular = tuple(draw(st.lists(job, max_size=max_jobs - len(priority))))
-    now = draw(_quarters(0, max_time, tick))
     return SchedulerSnapshot(now, tuple(views), priority, regular, queue_length)
 
 
@@ -301,10 +307,13 @@ def scheduler_snapshots(
 
     Resources are numbered `0..n-1` in snapshot order; each holds at most
     `queue_length` jobs; a running job has run no longer than its estimate;
-    job ids are unique across resources and queues. Times are multiples of
-    a quarter tick up to `max_time` ticks (`times`: see the module).
+    job ids are unique across resources and queues. Estimates, the time to
+    the planned down time (after `now`, or before it for a resource up past
+    its plan) and elapsed times are multiples of a quarter tick up to
+    `max_time` ticks; `now` counts from the clock's origin (`times`: see the
+    module).
 
-    Shrinks towards one idle resource with 0 s left, no waiting job and
+    Shrinks towards one resource going down in 0 s, no waiting job and
     `queue_length` 1.
 
     Raises

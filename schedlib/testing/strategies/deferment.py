@@ -4,8 +4,12 @@ The no-overtaking guarantee of task deferment (Mine et al. 2007 §4) must hold f
 *any* speed history, so these strategies do not only sample the paper's
 Markov model: they build adversarial histories — zero-speed stretches, a fast
 processor that stalls, speeds that change exactly when tasks start or end.
-Sizes, speeds and change times are small integers, so that submissions,
-completions and speed changes often fall on the same instant.
+Sizes, submissions and change times count small whole numbers of ticks of a
+[`clock`][schedlib.testing.strategies.clock] (`times`: `"integer"`, a tick is one
+second; `"float"`, a tick such as 0.1 that rounds; `"mixed"`, the default, either)
+and speeds are small integers, so that submissions, completions and speed changes
+often fall on the same instant: exactly with whole ticks, equal or an ulp apart with
+float ticks (where a model that subtracts before comparing decides differently).
 
 Examples
 --------
@@ -32,6 +36,7 @@ from schedlib.deferment.desktopgrid import (
     markov_grid,
 )
 from schedlib.errors import InvalidValueError
+from schedlib.testing.strategies.clock import TIME_MODES, Clock, clocks
 from schedlib.validation import require
 
 __all__ = [
@@ -42,6 +47,11 @@ __all__ = [
     "stalling_histories",
     "task_jobs",
 ]
+
+
+def _times(times: str) -> None:
+    if times not in TIME_MODES:
+        raise InvalidValueError("times", times, f"must be one of {', '.join(TIME_MODES)}")
 
 
 def _check_range(low: int, high: int, name: str) -> None:
@@ -61,14 +71,21 @@ def _check_grid(min_processors: int, max_processors: int, peaks: Sequence[int]) 
 
 @st.composite
 def _jobs(
-    draw: Any, min_jobs: int, max_jobs: int, max_tasks: int, max_size: int, max_submit: int
+    draw: Any,
+    min_jobs: int,
+    max_jobs: int,
+    max_tasks: int,
+    max_size: int,
+    max_submit: int,
+    times: str,
 ) -> tuple[TaskJob, ...]:
+    clock: Clock = draw(clocks(times))
     count = draw(st.integers(min_jobs, max_jobs))
     jobs = []
     for job_id in range(count):
-        submit = draw(st.integers(0, max_submit))
+        submit = clock.span(draw(st.integers(0, max_submit)))
         sizes = draw(st.lists(st.integers(1, max_size), min_size=1, max_size=max_tasks))
-        jobs.append(TaskJob(job_id, submit, tuple(sizes)))
+        jobs.append(TaskJob(job_id, submit, tuple(clock.span(size) for size in sizes)))
     return tuple(jobs)
 
 
@@ -79,8 +96,9 @@ def task_jobs(
     max_tasks: int = 4,
     max_size: int = 8,
     max_submit: int = 6,
+    times: str = "mixed",
 ) -> st.SearchStrategy[tuple[TaskJob, ...]]:
-    """Workloads of multi-task jobs with integer sizes and submission times.
+    """Workloads of multi-task jobs; sizes and submission times are whole numbers of ticks.
 
     Parameters
     ----------
@@ -92,11 +110,14 @@ def task_jobs(
         Largest task size (instructions, `>= 1`).
     max_submit
         Latest submission time (`>= 0`).
+    times
+        What a tick is: `"mixed"` (default), `"integer"` or `"float"` (see the module).
 
     Returns
     -------
     SearchStrategy of tuple of TaskJob
-        Shrinks towards fewer jobs, one task of size 1 each, all submitted at 0.
+        Shrinks towards fewer jobs, one task of size 1 each, all submitted at 0,
+        whole ticks.
 
     Raises
     ------
@@ -107,31 +128,38 @@ def task_jobs(
     require(max_tasks, "max_tasks", at_least=1)
     require(max_size, "max_size", at_least=1)
     require(max_submit, "max_submit", at_least=0)
-    return _jobs(min_jobs, max_jobs, max_tasks, max_size, max_submit)
+    _times(times)
+    return _jobs(min_jobs, max_jobs, max_tasks, max_size, max_submit, times)
 
 
 @st.composite
 def _history(
-    draw: Any, peak: int, max_pieces: int, max_duration: int, final_zero: bool
+    draw: Any, peak: int, max_pieces: int, max_duration: int, final_zero: bool, times: str
 ) -> SpeedHistory:
+    clock: Clock = draw(clocks(times))
     speeds = st.sampled_from(sorted({peak, 0, 1, max(1, peak // 2)}, reverse=True))
     count = draw(st.integers(1, max_pieces))
-    times, values, time = [], [], 0
+    changes, values, time = [], [], 0
     for index in range(count):
         last = index == count - 1
         speed = draw(speeds if not last or final_zero else st.integers(1, peak))
-        times.append(time)
+        changes.append(clock.span(time))
         values.append(speed)
         time += draw(st.integers(1, max_duration))
-    return SpeedHistory(tuple(times), tuple(values))
+    return SpeedHistory(tuple(changes), tuple(values))
 
 
 def speed_histories(
-    *, peak: int = 4, max_pieces: int = 5, max_duration: int = 6, final_zero: bool = False
+    *,
+    peak: int = 4,
+    max_pieces: int = 5,
+    max_duration: int = 6,
+    final_zero: bool = False,
+    times: str = "mixed",
 ) -> st.SearchStrategy[SpeedHistory]:
-    """Adversarial piecewise-constant speed histories (integer times and speeds).
+    """Adversarial piecewise-constant speed histories (integer speeds, times in ticks).
 
-    Each piece lasts 1 to `max_duration` time units at a speed among the peak,
+    Each piece lasts 1 to `max_duration` ticks at a speed among the peak,
     half the peak, 1 and 0 (a stall).
 
     Parameters
@@ -145,6 +173,8 @@ def speed_histories(
     final_zero
         Allow the last (infinite) piece to be a stall: a processor that dies
         for ever. Off by default, so that every task eventually completes.
+    times
+        What a tick is: `"mixed"` (default), `"integer"` or `"float"` (see the module).
 
     Returns
     -------
@@ -159,19 +189,21 @@ def speed_histories(
     require(peak, "peak", at_least=1)
     require(max_pieces, "max_pieces", at_least=1)
     require(max_duration, "max_duration", at_least=1)
-    return _history(peak, max_pieces, max_duration, final_zero)
+    _times(times)
+    return _history(peak, max_pieces, max_duration, final_zero, times)
 
 
 @st.composite
-def _stalling(draw: Any, peak: int, max_start: int, max_stall: int) -> SpeedHistory:
+def _stalling(draw: Any, peak: int, max_start: int, max_stall: int, times: str) -> SpeedHistory:
+    clock: Clock = draw(clocks(times))
     start = draw(st.integers(1, max_start))
     stall = draw(st.integers(1, max_stall))
     after = draw(st.integers(1, peak))
-    return SpeedHistory((0, start, start + stall), (peak, 0, after))
+    return SpeedHistory((0, clock.span(start), clock.span(start + stall)), (peak, 0, after))
 
 
 def stalling_histories(
-    *, peak: int = 4, max_start: int = 6, max_stall: int = 30
+    *, peak: int = 4, max_start: int = 6, max_stall: int = 30, times: str = "mixed"
 ) -> st.SearchStrategy[SpeedHistory]:
     """A fast processor that stalls: the peak speed, then zero for a while, then back.
 
@@ -183,6 +215,8 @@ def stalling_histories(
         Latest time the stall begins (`>= 1`).
     max_stall
         Longest stall (`>= 1`).
+    times
+        What a tick is (see the module); `max_start` and `max_stall` count ticks.
 
     Returns
     -------
@@ -197,7 +231,8 @@ def stalling_histories(
     require(peak, "peak", at_least=1)
     require(max_start, "max_start", at_least=1)
     require(max_stall, "max_stall", at_least=1)
-    return _stalling(peak, max_start, max_stall)
+    _times(times)
+    return _stalling(peak, max_start, max_stall, times)
 
 
 def markov_processors(
@@ -242,6 +277,7 @@ def _adversarial(
     max_pieces: int,
     max_duration: int,
     final_zero: bool,
+    times: str,
 ) -> tuple[Processor, ...]:
     count = draw(st.integers(min_processors, max_processors))
     grid = []
@@ -255,8 +291,9 @@ def _adversarial(
                     max_pieces=max_pieces,
                     max_duration=max_duration,
                     final_zero=final_zero,
+                    times=times,
                 ),
-                stalling_histories(peak=peak, max_start=max_duration),
+                stalling_histories(peak=peak, max_start=max_duration, times=times),
             )
         )
         grid.append(Processor(peak, history))
@@ -271,6 +308,7 @@ def adversarial_processors(
     max_pieces: int = 5,
     max_duration: int = 6,
     final_zero: bool = False,
+    times: str = "mixed",
 ) -> st.SearchStrategy[tuple[Processor, ...]]:
     """Grids whose processors have adversarial histories.
 
@@ -290,6 +328,8 @@ def adversarial_processors(
         As for `speed_histories`.
     final_zero
         Allow processors that stall for ever.
+    times
+        What a tick is (see the module).
 
     Returns
     -------
@@ -302,6 +342,7 @@ def adversarial_processors(
         For bad bounds or no peaks.
     """
     _check_grid(min_processors, max_processors, peaks)
+    _times(times)
     return _adversarial(
         min_processors,
         max_processors,
@@ -309,6 +350,7 @@ def adversarial_processors(
         max_pieces,
         max_duration,
         final_zero,
+        times,
     )
 
 
@@ -321,6 +363,7 @@ def desktop_grids(
     max_processors: int = 3,
     markov: bool = True,
     final_zero: bool = False,
+    times: str = "mixed",
 ) -> st.SearchStrategy[tuple[tuple[TaskJob, ...], tuple[Processor, ...]]]:
     """A workload and a grid: `(jobs, processors)`.
 
@@ -339,6 +382,8 @@ def desktop_grids(
         Also draw Markov-sampled grids.
     final_zero
         Allow processors that stall for ever (runs may then need a horizon).
+    times
+        What a tick is, for the jobs and the adversarial histories (see the module).
 
     Returns
     -------
@@ -351,9 +396,15 @@ def desktop_grids(
         For bad bounds.
     """
     jobs = task_jobs(
-        max_jobs=max_jobs, max_tasks=max_tasks, max_size=max_size, max_submit=max_submit
+        max_jobs=max_jobs,
+        max_tasks=max_tasks,
+        max_size=max_size,
+        max_submit=max_submit,
+        times=times,
     )
-    grids = adversarial_processors(max_processors=max_processors, final_zero=final_zero)
+    grids = adversarial_processors(
+        max_processors=max_processors, final_zero=final_zero, times=times
+    )
     if markov:
         grids = st.one_of(grids, markov_processors(max_processors=max_processors))
     return st.tuples(jobs, grids)

@@ -107,8 +107,9 @@ def _jobs(
     float_times: bool,
 ) -> tuple[PoolJob, ...]:
     def number(low: float, high: float) -> st.SearchStrategy[Any]:
-        if float_times:
-            return st.floats(low, high, allow_nan=False, allow_infinity=False)
+        if float_times:  # hundredths (sums and differences round onto boundaries) or any float
+            hundredths = st.integers(round(low * 100), round(high * 100)).map(lambda n: n / 100)
+            return hundredths | st.floats(low, high, allow_nan=False, allow_infinity=False)
         return st.integers(int(low), int(high))
 
     count = draw(st.integers(min_jobs, max_jobs))
@@ -141,7 +142,9 @@ def pool_jobs(
     A job with one burst is labelled CPU-bound, a job with several
     interactive (the label is never read by a rule). Works, idle times and
     submissions are integers, or with `float_times` floats (works at least
-    0.01). Shrinks towards one CPU-bound job of work 1 (0.01) submitted at 0.
+    0.01): hundredths, such as 2.17, whose differences with quanta such as 0.7
+    round onto the grace boundary, or any float. Shrinks towards one CPU-bound
+    job of work 1 (0.01) submitted at 0.
 
     Raises
     ------
