@@ -320,9 +320,11 @@ def work_left(work: float | Fraction, duration: float, rate: float) -> float | F
 
     Examples
     --------
-    >>> work_left(2.17, 0.7, 1.0), work_left(2.17 - 0.7, 0.7, 1.0) == 0.77
-    (1.47, False)
-    >>> work_left(work_left(2.17, 0.7, 1.0), 0.7, 1.0) == Fraction(2.17) - 2 * Fraction(0.7)
+    >>> work_left(2.17, 0.7, 1.0)
+    1.47
+    >>> 1.0 - 0.3 - 0.3 == Fraction(1.0) - 2 * Fraction(0.3)
+    False
+    >>> work_left(work_left(1.0, 0.3, 1.0), 0.3, 1.0) == Fraction(1.0) - 2 * Fraction(0.3)
     True
     """
     left = Fraction(work) - Fraction(duration) * Fraction(rate)

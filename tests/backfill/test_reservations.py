@@ -345,7 +345,7 @@ def test_a_multisite_slice_of_a_real_trace_schedules_as_the_definition() -> None
     source = find_trace("sdsc")
     if source.embedded:
         pytest.skip("the real SDSC-SP2 trace is not available")
-    size, stream = paper_workload(source, 150, 0)
+    size, stream = paper_workload(source, 150, 0, 0)
     loaded = with_load_factor(stream, 2.0)
     for policy in ("conservative-mr", "efficacy"):
         ours = simulate_multisite(loaded, paper_sites(size), policy, log_reservations=True)
