@@ -864,7 +864,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser,
         {"jobs": 300, "replicates": 3, "load_factors": "1.0,1.6"},
         full_time="30 minutes",
-        quick_time="30 s",
+        quick_time="50 s",
     )
 
 
