@@ -90,6 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--format", choices=FORMATS, default="table")
     parser.add_argument("--markdown", action="store_true", help="the page's table")
     args = parser.parse_args(argv)
+    for name in ("jobs", "replicates", "workers"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name} {getattr(args, name)}: must be >= 1")
     found = rows(args.trace, args.jobs, args.workers, args.replicates)
     sys.stdout.write(markdown(found) if args.markdown else render(found, args.format))
     return 0
