@@ -14,6 +14,7 @@ from schedlib.cli import main as cli
 from schedlib.errors import InvalidValueError
 from schedlib.experiments import pgs
 from schedlib.experiments.claims import claim_rows
+from schedlib.experiments.pgs.runs import _effective
 from schedlib.replicates import stream_seed
 
 
@@ -137,10 +138,10 @@ def test_the_same_replicate_gives_both_schedulers_and_every_reading_the_same_dra
 def test_runs_simulated_once_are_the_same_runs(
     reading: pgs.Reading, scenario: int, scheduler: str, simpler: pgs.Reading
 ) -> None:
-    assert pgs._effective(reading, scenario, scheduler) == simpler
+    assert _effective(reading, scenario, scheduler) == simpler
     item = (scenario, scheduler, reading, 7, 1, 2, "rejoined")
     assert pgs.run_once(item) == pgs.run_once((scenario, scheduler, simpler, 7, 1, 2, "rejoined"))
-    kept = pgs._effective(reading, 1, "pgs")
+    kept = _effective(reading, 1, "pgs")
     assert kept == reading  # elsewhere each rule keeps the reading as it is
 
 

@@ -1,0 +1,145 @@
+"""`schedlib reproduce pgs`: its options, the data line, the rows of parsed options, `main`."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from schedlib.availability.grid import DEFAULT_QUEUE_LENGTH
+from schedlib.experiments.options import (
+    add_claims_argument,
+    add_quick_argument,
+    apply_quick,
+    check_plot_target,
+    print_note,
+    print_results,
+)
+from schedlib.experiments.pgs.findings import claims
+from schedlib.experiments.pgs.page import plot
+from schedlib.experiments.pgs.runs import reproduce
+from schedlib.experiments.pgs.setup import (
+    IMPLIED_OVERHEAD,
+    NAME,
+    ORDERS,
+    PHASES,
+    READINGS,
+    Reading,
+    reading_name,
+)
+from schedlib.validation import require
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of `schedlib reproduce pgs` (the CLI adds `--format`)."""
+    parser.add_argument(
+        "--runs", type=int, default=20, help="independent replicates per scenario (default: 20)"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed; replicates are (seed, 0..runs-1) (default: 0)"
+    )
+    parser.add_argument(
+        "--queue-length",
+        type=int,
+        default=DEFAULT_QUEUE_LENGTH,
+        metavar="Q",
+        help=f"jobs a resource holds, running one included (default: {DEFAULT_QUEUE_LENGTH})",
+    )
+    parser.add_argument(
+        "--order",
+        choices=ORDERS,
+        default="increasing",
+        help="submission order of the jobs: increasing sizes, the copies of each size next to "
+        "each other (default, the paper's), the copies as successive sweeps, shuffled per "
+        "replicate, or decreasing",
+    )
+    parser.add_argument(
+        "--overhead",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="per-job overhead added to each job's runtime (default: 0; the paper's scenario 0 "
+        f"implies about {IMPLIED_OVERHEAD:g} s)",
+    )
+    parser.add_argument(
+        "--overhead-known",
+        action="store_true",
+        help="PGS's time left (tl) counts the overhead (default: it does not)",
+    )
+    parser.add_argument(
+        "--phases",
+        choices=PHASES,
+        default="zero",
+        help="starting phases of the resources: all come up at time 0 (default) or each part-"
+        "way through its first uptime, at random per replicate",
+    )
+    parser.add_argument(
+        "--readings",
+        choices=("all", "none"),
+        default="all",
+        help="also run every named reading (paper, sweeps, phases, overhead, overhead-known, "
+        "implied, shuffled, decreasing) for the readings table (default: all)",
+    )
+    parser.add_argument(
+        "--resource-order",
+        choices=("rejoined", "index"),
+        default="rejoined",
+        help="order of the available resources: by the time they last came up "
+        "(default) or by index",
+    )
+    parser.add_argument("--workers", type=int, default=None, help="processes (default: every CPU)")
+    parser.add_argument("--plot", metavar="FILE", help="also draw the bar chart to FILE (.png)")
+    add_claims_argument(parser)
+    add_quick_argument(parser, {"runs": 10, "readings": "none"}, full_time="40 s", quick_time="4 s")
+
+
+def _reading(args: argparse.Namespace) -> Reading:
+    require(args.overhead, "--overhead", at_least=0)
+    return Reading(args.order, args.overhead, args.overhead_known, args.phases)
+
+
+def data(args: argparse.Namespace) -> str:
+    """The data of a run: the paper's job sets on Table 1's resources, and the replicates."""
+    reading = _reading(args)
+    options = reading.options()
+    others = [n for n in READINGS if READINGS[n] != reading] if args.readings == "all" else []
+    return (
+        "synthetic: the paper's three job sets on Table 1's eight resources; "
+        f"{reading_name(reading)} reading{f' ({options})' if options else ''}; "
+        f"{args.runs} replicates (seed {args.seed}, replicates 0..{args.runs - 1})"
+        + (f"; also the readings {', '.join(others)}" if others else "")
+    )
+
+
+def rows(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """The reproduction's rows for parsed options (no printing, no plot)."""
+    reading = _reading(args)
+    return reproduce(
+        runs=args.runs,
+        seed=args.seed,
+        queue_length=args.queue_length,
+        reading=reading,
+        compare=list(READINGS) if args.readings == "all" else (),
+        resource_order=args.resource_order,
+        workers=args.workers,
+    )
+
+
+_PRINTED = (
+    "scenario", "scheduler", "reading", "runs", "makespan_minutes", "stdev", "paper_minutes",
+    "paper_stdev", "difference_percent", "paper_difference_percent", "failures",
+    "wasted_seconds", "abandoned", "unschedulable", "lower_bound_minutes",
+)  # fmt: skip
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run the reproduction and print one summary row per (reading, scenario, scheduler)."""
+    note = apply_quick(args)
+    _reading(args)
+    check_plot_target(args.plot)
+    table = rows(args)
+    if args.plot:
+        plot(table, args.plot)
+    print_note(note, args.format)
+    summary = [{k: r[k] for k in _PRINTED} for r in table if "replicate" not in r]
+    print_results(summary, claims(table), args, name=NAME)
+    return 0
