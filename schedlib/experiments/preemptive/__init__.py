@@ -1,0 +1,202 @@
+r"""Reproduction of Balasubramanian et al. (JSSPP 2013) §6: preemptive and internode scheduling.
+
+A grid of 1000 multi-core nodes receives 5000 jobs with Poisson arrivals;
+four schedulers are compared at several mean inter-arrival times (IAT),
+scheduling intervals $\delta$ and wait weights $\alpha$ (§6.1-6.2):
+
+| scheduler | local decision | internode |
+|---|---|---|
+| `fcfs` | FCFS with backfilling (non-preemptive, [9]) | none |
+| `local` | preemptive priority, Algorithm 1 | none |
+| `2nn` | preemptive priority | PUSH/PULL over 2-NN |
+| `can` | preemptive priority | PUSH/PULL over CAN' |
+
+(`2nn+balance` and `can+balance` add the queue balancing of §8.)
+
+```text
+schedlib reproduce preemptive [--nodes 1000 --jobs 5000] [--iat 1.5,2.0,2.5,3.0,4.0]
+                              [--delta 5] [--alpha 0,0.5] [--schedulers fcfs,local,2nn,can]
+                              [--victims lower|equal] [--side delta,alpha1,alpha2,victims]
+                              [--replicates 8] [--seed 0] [--workers W] [--accuracy 1.0]
+                              [--overhead 0] [--claims] [--quick]
+                              [--format table|json|csv] [--plot out.png]
+```
+
+**The design.** The *main grid* runs every scheduler at every IAT, $\alpha$
+and $\delta$ given. Three *side studies* add what the paper's other findings
+need (`--side`, all four by default): `delta` runs the preemptive schedulers
+again with $\delta = 2.5$ s at $\alpha = 0$; `alpha1` runs local preemption with
+$\alpha = 1$ at every IAT and `alpha2` with $\alpha = 2$ at the largest IAT only
+(with $\alpha > \beta$ jobs take each other's cores at every tick: a full-size run at
+IAT 2.0 preempts hundreds of times per job and takes minutes); `victims` runs local
+preemption at $\alpha = 0$ under the other reading of the victims
+([`VICTIM_READINGS`][schedlib.preemption.decision.VICTIM_READINGS]). Each
+configuration runs once per replicate $r = 0 \dots R-1$: the grid and the jobs
+of replicate $r$ are drawn from
+[`stream`][schedlib.replicates.stream]`(seed, r, "nodes")` and
+`stream(seed, r, "jobs")`, and every scheduler and IAT of a replicate sees the
+same grid and the same jobs (gaps scaled): comparisons are paired per replicate.
+
+**The setup** (§6.1 gives the shape, not the numbers; ours are stated here
+and on the *Reproduction: preemptive* page). Resource kinds: cores, memory
+(MB), disk (GB). Nodes: 1/2/4/8 cores with weights 40/30/20/10 %, memory
+1-16 GB and disk 20-500 GB with weights 30/30/20/12/8 % (mostly small), speed
+0.5/0.75/1/1.25/1.5 with weights 10/20/40/20/10 % (mean 1, the canonical
+node). Jobs are "skewed the same way": 1/2/4/8 cores with weights
+40/30/20/10 %, memory 0.5-8 GB and disk 10-250 GB with weights
+30/30/20/12/8 %. Estimated runtime $U(0.5T, 1.5T)$ on the canonical node,
+$T = 3600$ s; the actual runtime equals the estimate by default (the paper
+gives one runtime only; `--accuracy a` draws it in $[a \cdot est, est]$).
+
+**Metrics.** `wait` is a job's non-executing time from submission to
+completion (turnaround minus time executing; it includes the waits after
+preemptions). `node_wait` is the paper's definition (§3, §6.1): the
+non-executing time after the job reached the node it finished on (time
+before a migration is not counted); the claims use it. `tail10_*` is the
+median over the 10 % longest-waiting jobs (the paper's Figure 4a), `top_*` the
+mean over the 4 % longest-waiting jobs (200 of 5000: the paper's Figure 6 shows
+"the last 100-200 jobs"), `load` the offered load
+$\lambda \cdot E[\text{cores} \cdot \text{work}] / \sum \text{cores} \cdot \text{speed}$,
+and `paper_iat` the IAT that gives the same load on the paper's 1000 nodes
+($\text{IAT} \cdot n / 1000$), by which the claims name IATs.
+
+**Rooms.** The package has the rooms every reproduction has (see
+[`schedlib.experiments`][schedlib.experiments]), none folded into another:
+
+- [`setup`][schedlib.experiments.preemptive.setup]: the distributions of the nodes and
+  jobs, a replicate's grid and jobs, the offered load, the schedulers and side studies;
+- [`runs`][schedlib.experiments.preemptive.runs]: one run and its waits, the design, the
+  sweep, the means over replicates, the small grids of the two readings of the victims;
+- [`findings`][schedlib.experiments.preemptive.findings]: every claim of §6.1, §6.2 and §7
+  with its margin, and `QUICK_DIFFERS`;
+- [`page`][schedlib.experiments.preemptive.page]: the generated sections of the page, its
+  figures;
+- [`cli`][schedlib.experiments.preemptive.cli]: the options of `schedlib reproduce
+  preemptive`, `data`, `rows` and `main`.
+
+Every public name of the rooms is re-exported here (`__all__`): import it from
+`schedlib.experiments.preemptive`; a test that patches a name patches it in the room
+that uses it.
+
+References
+----------
+Balasubramanian, Sussman and Sadeh (2013), "Decentralized Preemptive Scheduling across
+Heterogeneous Multi-core Grid Resources", JSSPP 2013, LNCS 8429: §6.1 (setup), §6.2
+(Figures 3-6, preemption counts), §7.
+
+Examples
+--------
+>>> nodes = make_nodes(4, seed=1)
+>>> [n.cores for n in nodes]
+[1, 1, 2, 4]
+>>> rows = reproduce(nodes=8, jobs=20, iats=(2.0,), alphas=(0.0,), schedulers=("fcfs", "local"),
+...                  side=(), replicates=1, workers=1)
+>>> [(r["scheduler"], r["completed"], r["unschedulable"]) for r in rows]
+[('FCFS+backfill', 18, 2), ('local preemptive', 18, 2)]
+"""
+
+from schedlib.experiments.preemptive.cli import add_arguments, data, main, rows
+from schedlib.experiments.preemptive.findings import (
+    QUICK_DIFFERS,
+    SHORT,
+    Config,
+    Index,
+    claims,
+    untestable,
+)
+from schedlib.experiments.preemptive.page import figures, page_sections, plot, plot_medians
+from schedlib.experiments.preemptive.runs import (
+    Run,
+    aggregate,
+    design,
+    reproduce,
+    run_one,
+    sweep,
+    victim_readings_differ,
+    waits,
+)
+from schedlib.experiments.preemptive.setup import (
+    CAN,
+    DEFAULT_SCHEDULERS,
+    FCFS,
+    JOB_CORES,
+    JOB_DISK,
+    JOB_MEMORY,
+    LABELS,
+    LOCAL,
+    NAME,
+    NN,
+    NODE_CORES,
+    NODE_DISK,
+    NODE_MEMORY,
+    NODE_SPEED,
+    PAPER,
+    PAPER_IATS,
+    PAPER_NODES,
+    QUANTILES,
+    REPLICATES,
+    SCHEDULERS,
+    SIDE_ALPHAS,
+    SIDE_DELTA,
+    SIDE_STUDIES,
+    SUMMARY,
+    TOP_SHARE,
+    T,
+    make_jobs,
+    make_nodes,
+    offered_load,
+)
+
+__all__ = [
+    "CAN",
+    "DEFAULT_SCHEDULERS",
+    "FCFS",
+    "JOB_CORES",
+    "JOB_DISK",
+    "JOB_MEMORY",
+    "LABELS",
+    "LOCAL",
+    "NAME",
+    "NN",
+    "NODE_CORES",
+    "NODE_DISK",
+    "NODE_MEMORY",
+    "NODE_SPEED",
+    "PAPER",
+    "PAPER_IATS",
+    "PAPER_NODES",
+    "QUANTILES",
+    "QUICK_DIFFERS",
+    "REPLICATES",
+    "SCHEDULERS",
+    "SHORT",
+    "SIDE_ALPHAS",
+    "SIDE_DELTA",
+    "SIDE_STUDIES",
+    "SUMMARY",
+    "TOP_SHARE",
+    "Config",
+    "Index",
+    "Run",
+    "T",
+    "add_arguments",
+    "aggregate",
+    "claims",
+    "data",
+    "design",
+    "figures",
+    "main",
+    "make_jobs",
+    "make_nodes",
+    "offered_load",
+    "page_sections",
+    "plot",
+    "plot_medians",
+    "reproduce",
+    "rows",
+    "run_one",
+    "sweep",
+    "untestable",
+    "victim_readings_differ",
+    "waits",
+]
