@@ -21,6 +21,7 @@ from schedlib.experiments.deferment import (
     trial_workload,
     variants,
 )
+from schedlib.experiments.deferment.findings import _weakest
 from schedlib.results.verdicts import Expect, MeanEstimate
 
 SMALL = ExperimentSettings(
@@ -266,11 +267,11 @@ def test_a_claim_over_several_configurations_rests_on_the_weakest() -> None:
     weak = MeanEstimate((-1.0, 2.0, -1.5))
     tie = MeanEstimate((0.0, 0.0, 0.0))  # exactly equal: not "below 0"
     below = Expect.below(0.0)
-    assert deferment._weakest([("a", strong), ("b", weak)], below) == ("b", weak)
-    assert deferment._weakest([("a", strong), ("t", tie), ("b", weak)], below)[0] == "t"
+    assert _weakest([("a", strong), ("b", weak)], below) == ("b", weak)
+    assert _weakest([("a", strong), ("t", tie), ("b", weak)], below)[0] == "t"
     # "in most cases" (2 of 3): the second best supported
-    assert deferment._weakest([("t", tie), ("a", strong), ("b", weak)], below, needed=2)[0] == "b"
-    assert deferment._weakest([("x", None)], below) == ("-", None)
+    assert _weakest([("t", tie), ("a", strong), ("b", weak)], below, needed=2)[0] == "b"
+    assert _weakest([("x", None)], below) == ("-", None)
 
 
 def test_documented_rows_keep_what_the_page_needs(small_rows: list[dict[str, object]]) -> None:

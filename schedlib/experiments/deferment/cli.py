@@ -1,0 +1,164 @@
+"""`schedlib reproduce deferment`: its options, the data line, rows, `main`."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from schedlib.errors import InvalidValueError
+from schedlib.experiments.deferment.findings import claims
+from schedlib.experiments.deferment.page import plot
+from schedlib.experiments.deferment.runs import reproduce
+from schedlib.experiments.deferment.setup import DEFAULT_READING, NAME, READINGS, ExperimentSettings
+from schedlib.experiments.options import (
+    add_claims_argument,
+    add_quick_argument,
+    apply_quick,
+    check_plot_target,
+    print_note,
+    print_results,
+)
+
+
+def _int_list(text: str) -> list[int]:
+    try:
+        return [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected comma-separated integers, got {text!r}"
+        ) from None
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+
+
+_READING_CHOICES = (*READINGS, "both")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of `schedlib reproduce deferment` (the CLI adds `--format`)."""
+    parser.add_argument("--trials", type=_int, default=200, help="trials (200)")
+    parser.add_argument(
+        "--jobs", type=_int, default=8, help="jobs per trial (8, Table 1; the text says 32)"
+    )
+    parser.add_argument(
+        "--intervals",
+        type=_int_list,
+        default=[500, 750, 1000, 2000, 4000],
+        metavar="LIST",
+        help="job submission intervals (500,750,1000,2000,4000: the paper's and 750)",
+    )
+    parser.add_argument(
+        "--bounds",
+        type=_int_list,
+        default=[1, 2, 4, 8],
+        metavar="LIST",
+        help="task deferment bounds, each >= 1 (1,2,4,8)",
+    )
+    parser.add_argument(
+        "--fifo-reading",
+        choices=_READING_CHOICES,
+        default="both",
+        help="FIFO with replication: serve every job's originals before any replica "
+        "(originals-first), or the head job, replicas included, until it completes (head-job); "
+        "both (default) runs both and judges the claims for originals-first",
+    )
+    parser.add_argument(
+        "--overtaking-trials",
+        type=_int,
+        default=1000,
+        help="trials of standard FIFO at intervals 500 and 750 for the overtaking claim, the "
+        "main trials included (1000)",
+    )
+    parser.add_argument(
+        "--spare-trials",
+        type=_int,
+        default=30,
+        help="trials of the 32-job spare-power experiment at interval 500 (30; 0: none)",
+    )
+    parser.add_argument(
+        "--identical-jobs",
+        action="store_true",
+        help="give every job the same task sizes (a reading of 'all the jobs are the same "
+        "construction' under which no job can overtake and deferment never acts)",
+    )
+    parser.add_argument(
+        "--seed", type=_int, default=0, help="seed (0): trial t draws from (seed, t)"
+    )
+    parser.add_argument("--workers", type=_int, default=None, help="processes (default: every CPU)")
+    parser.add_argument(
+        "--no-replication",
+        dest="replication",
+        action="store_false",
+        help="turn task replication off for every algorithm",
+    )
+    parser.add_argument("--plot", metavar="FILE", help="also draw Figures 1-4 into FILE (.png)")
+    add_claims_argument(parser)
+    add_quick_argument(
+        parser,
+        {"trials": 8, "overtaking_trials": 8, "spare_trials": 3, "fifo_reading": DEFAULT_READING},
+        full_time="10 minutes",
+        quick_time="15 s",
+    )
+
+
+def _settings(args: argparse.Namespace) -> ExperimentSettings:
+    readings = tuple(READINGS) if args.fifo_reading == "both" else (args.fifo_reading,)
+    intervals = tuple(args.intervals)
+    return ExperimentSettings(
+        trials=args.trials,
+        jobs=args.jobs,
+        intervals=intervals,
+        bounds=tuple(args.bounds),
+        readings=readings,
+        replication=args.replication,
+        identical_jobs=args.identical_jobs,
+        overtaking_trials=args.overtaking_trials,
+        spare_trials=args.spare_trials,
+        seed=args.seed,
+    )
+
+
+def data(args: argparse.Namespace) -> str:
+    """The data of a run: the synthetic desktop grid and jobs, the trials of each experiment."""
+    s = _settings(args)
+    spare = (
+        f"; {s.spare_jobs}-job spare-power experiment, {s.spare_trials} trials at "
+        f"{', '.join(f'{i:g}' for i in s.spare_intervals)}"
+        if s.spare_trials
+        else ""
+    )
+    extra = max(s.overtaking_trials, s.trials)
+    return (
+        f"synthetic desktop grid ({s.processors} PCs, the paper's load model), {s.jobs} jobs of "
+        f"{s.tasks} tasks{' (identical jobs)' if s.identical_jobs else ''}; {s.trials} trials "
+        f"at intervals {', '.join(f'{i:g}' for i in s.intervals)}; standard FIFO over "
+        f"{extra} trials for the overtaking claim{spare}; FIFO readings "
+        f"{', '.join(s.readings)}; seed {s.seed}"
+    )
+
+
+def rows(args: argparse.Namespace, *, show_progress: bool = False) -> list[dict[str, Any]]:
+    """The reproduction's rows for parsed options (no printing, no plot)."""
+    if args.workers is not None and args.workers < 1:
+        raise InvalidValueError("--workers", args.workers, "must be >= 1")
+    return reproduce(_settings(args), workers=args.workers, show_progress=show_progress)
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run the reproduction and print the summary rows, then the claims and their rule."""
+    note = apply_quick(args)
+    check_plot_target(args.plot)
+    table = rows(args, show_progress=True)
+    if args.plot:
+        plot(table, args.plot)
+    print_note(note, args.format)
+    reading = DEFAULT_READING if args.fifo_reading == "both" else args.fifo_reading
+    summary = [{k: v for k, v in r.items() if k != "kind"} for r in table if r["kind"] == "summary"]
+    documented = NAME if reading == DEFAULT_READING else None
+    print_results(summary, claims(table, reading), args, name=documented)
+    return 0
