@@ -24,6 +24,7 @@ from schedlib.experiments.frequency import (
     reproduce,
     run_one,
 )
+from schedlib.experiments.options import apply_quick
 from schedlib.frequency import POLICIES, JobKind, Readings, simulate_pool
 from schedlib.replicates import stream_seed
 from schedlib.testing.invariants import check_pool_run
@@ -167,7 +168,7 @@ def test_bad_settings_are_refused_before_running() -> None:
 
 def test_data_names_the_workload_the_replicates_and_the_sweep() -> None:
     args = parse_options("frequency", {"quick": True})
-    experiment.apply_quick(args)
+    apply_quick(args)
     text = experiment.data(args)
     assert "40 interactive and 30 CPU-bound jobs over 600 s" in text
     assert "15 replicates (seed 0, replicates 0..14)" in text

@@ -1,0 +1,197 @@
+"""`schedlib reproduce frequency`: its options, the data line, rows, `main`."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import attrs
+
+from schedlib.errors import InvalidValueError
+from schedlib.experiments.frequency.findings import claims
+from schedlib.experiments.frequency.page import _means, plot_comparison, plot_sweep
+from schedlib.experiments.frequency.runs import Settings, reproduce
+from schedlib.experiments.frequency.setup import (
+    DEFAULT_SHAPE,
+    HYPOTHESIS,
+    MAX_MF,
+    NAME,
+    QUANTUM,
+    REPLICATES,
+    SWEEP_READINGS,
+)
+from schedlib.experiments.options import (
+    add_claims_argument,
+    add_quick_argument,
+    apply_quick,
+    check_plot_target,
+    print_note,
+    print_results,
+)
+from schedlib.frequency.cost import MigrationCost
+from schedlib.frequency.pfs import DEFAULT_GRACE
+from schedlib.frequency.policies import Readings
+from schedlib.results.tables import render
+from schedlib.validation import require
+
+
+def _numbers(text: str, name: str, kind: type = float) -> list[Any]:
+    try:
+        return [kind(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise InvalidValueError(name, text, "must be a comma-separated list of numbers") from None
+
+
+def _readings_option(text: str, name: str) -> tuple[Readings, ...]:
+    if text.strip() in ("", "none"):
+        return ()
+    if text.strip() == "all":
+        return Readings.every()
+    try:
+        return tuple(Readings.from_label(part.strip()) for part in text.split(","))
+    except InvalidValueError as error:
+        raise InvalidValueError(name, text, str(error)) from None
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of `schedlib reproduce frequency` (the CLI adds `--format`)."""
+    parser.add_argument(
+        "--replicates",
+        type=int,
+        default=REPLICATES,
+        help=f"independent replicates (default: {REPLICATES})",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed; replicates are (seed, 0..R-1) (default: 0)"
+    )
+    parser.add_argument(
+        "--quantum", type=float, default=QUANTUM, help=f"comparison: Q in s ({QUANTUM:g})"
+    )
+    parser.add_argument("--max-mf", type=int, default=MAX_MF, help=f"comparison: MAX_MF ({MAX_MF})")
+    parser.add_argument("--max-preemption", type=int, default=3, help="MAX_PREEMPTION (default: 3)")
+    parser.add_argument(
+        "--grace",
+        type=float,
+        default=DEFAULT_GRACE,
+        help=f"grace factor g (default: {DEFAULT_GRACE})",
+    )
+    parser.add_argument(
+        "--morph-share",
+        type=float,
+        default=None,
+        help="share of interactive jobs with one long burst (default: 0.2)",
+    )
+    parser.add_argument("--kc", type=float, default=0.5, help="K_C, communication cost in s (0.5)")
+    parser.add_argument(
+        "--kcr", type=float, default=0.5, help="K_CR, checkpoint/restart cost in s (0.5)"
+    )
+    parser.add_argument(
+        "--readings",
+        default="all",
+        help="comparison: readings next_burst/remote_queue/mfs, comma-separated, or 'all' "
+        "(default: all eight)",
+    )
+    parser.add_argument("--quanta", default="0.5,1,2,4", help="sweep: quanta (0.5,1,2,4)")
+    parser.add_argument("--max-mfs", default="0,1,2,4,8", help="sweep: MAX_MF values (0,1,2,4,8)")
+    parser.add_argument(
+        "--sweep-readings",
+        default=",".join(r.label for r in SWEEP_READINGS),
+        help="sweep: readings, comma-separated, or 'none' (default: "
+        + ",".join(r.label for r in SWEEP_READINGS)
+        + ")",
+    )
+    parser.add_argument("--workers", type=int, default=None, help="processes (default: every CPU)")
+    parser.add_argument("--plot", metavar="FILE", help="draw the comparison into FILE (.png)")
+    parser.add_argument(
+        "--plot-sweep", metavar="FILE", help="draw the sweep of the first swept reading (.png)"
+    )
+    add_claims_argument(parser)
+    add_quick_argument(
+        parser,
+        {"replicates": 15, "quanta": "1", "max_mfs": "0,4"},
+        full_time="2 min (4 with other work on the machine)",
+        quick_time="20 s",
+    )
+
+
+def settings_of(args: argparse.Namespace) -> Settings:
+    """The [`Settings`][schedlib.experiments.frequency.Settings] of parsed options."""
+    shape = DEFAULT_SHAPE
+    if args.morph_share is not None:
+        require(args.morph_share, "--morph-share", at_least=0, at_most=1)
+        shape = attrs.evolve(shape, morph_share=args.morph_share)
+    require(args.replicates, "replicates", at_least=1)
+    require(args.seed, "seed", at_least=0)
+    if args.workers is not None:
+        require(args.workers, "workers", at_least=1)
+    return Settings(
+        replicates=args.replicates,
+        seed=args.seed,
+        quantum=args.quantum,
+        max_mf=args.max_mf,
+        max_preemption=args.max_preemption,
+        grace=args.grace,
+        cost=MigrationCost(args.kc, args.kcr),
+        shape=shape,
+        readings=_readings_option(args.readings, "--readings"),
+        quanta=tuple(_numbers(args.quanta, "--quanta")),
+        max_mfs=tuple(_numbers(args.max_mfs, "--max-mfs", int)),
+        sweep_readings=_readings_option(args.sweep_readings, "--sweep-readings"),
+    )
+
+
+def data(args: argparse.Namespace) -> str:
+    """The data of a run: the synthetic pool workload, its replicates, and the sweep."""
+    settings = settings_of(args)
+    shape = settings.shape
+    sweep = (
+        f"; sweep over Q in {{{', '.join(f'{q:g}' for q in settings.quanta)}}} x MAX_MF in "
+        f"{{{', '.join(str(m) for m in settings.max_mfs)}}} under "
+        + ", ".join(r.label for r in settings.sweep_readings)
+        if settings.sweep_readings
+        else ""
+    )
+    return (
+        f"synthetic pool workload ({shape.interactive} interactive and {shape.cpu_bound} "
+        f"CPU-bound jobs over {shape.horizon:g} s, morphing share {shape.morph_share:g}) on "
+        f"the 7-node pool; {settings.replicates} replicates (seed {settings.seed}, replicates "
+        f"0..{settings.replicates - 1}); comparison at Q = {settings.quantum:g} s, MAX_MF = "
+        f"{settings.max_mf}{sweep}"
+    )
+
+
+def rows(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """The reproduction's rows for parsed options (no printing, no plot)."""
+    return reproduce(settings_of(args), workers=args.workers, show_progress=True)
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run the comparison and the sweep, print their rows (the table: the aggregates) and claims."""
+    note = apply_quick(args)
+    check_plot_target(args.plot)
+    check_plot_target(args.plot_sweep)
+    table = rows(args)
+    if args.plot:
+        plot_comparison(table, args.plot)
+    if args.plot_sweep:
+        plot_sweep(table, args.plot_sweep)
+    print_note(note, args.format)
+    if args.format != "table":
+        print_results(table, claims(table), args, name=NAME)
+        return 0
+    sweep = [r for r in table if r["part"] == "sweep"]
+    if sweep and not args.claims:
+        print(render([{k: v for k, v in r.items() if k in _SWEEP_SHOWN} for r in sweep]))
+        print()
+    print_results([dict(r) for r in _means(table)], claims(table), args, name=NAME)
+    return 0
+
+
+_SWEEP_SHOWN = (
+    "readings",
+    "quantum",
+    "max_mf",
+    *(f"{key}_{what}" for key, *_ in HYPOTHESIS for what in ("change_pct", "half_width")),
+    "banned",
+    "verdict",
+)
