@@ -1,0 +1,113 @@
+"""`schedlib reproduce multisite`: its options, the data line, rows, `main`."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from schedlib.errors import InvalidValueError
+from schedlib.experiments.multisite.findings import claims
+from schedlib.experiments.multisite.page import plot, plot_k
+from schedlib.experiments.multisite.runs import reproduce
+from schedlib.experiments.multisite.setup import JOBS, LOAD_FACTORS, NAME, REPLICATES
+from schedlib.experiments.options import (
+    add_claims_argument,
+    add_quick_argument,
+    apply_quick,
+    check_plot_target,
+    print_note,
+    print_results,
+)
+from schedlib.workloads.locate import find_trace
+
+
+def _factors(text: str) -> list[float]:
+    try:
+        return [float(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise InvalidValueError("--load-factors", text, "must be comma-separated numbers") from None
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of `schedlib reproduce multisite` (the CLI adds `--format`)."""
+    parser.add_argument(
+        "--trace",
+        default="both",
+        help="ctc, sdsc, both (default) or an SWF file; a named trace is read from the traces "
+        "folder (--traces), else replaced by its own embedded slice (first 5000 jobs; said in "
+        "the rows)",
+    )
+    parser.add_argument(
+        "--traces",
+        metavar="DIR",
+        default=None,
+        help="folder of the real traces (default: $SCHEDLIB_TRACES, else ./shared/traces or "
+        "../shared/traces from the working directory)",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=JOBS,
+        help=f"first jobs of each trace (default {JOBS}; the paper: 5000, many CPU hours)",
+    )
+    parser.add_argument(
+        "--replicates",
+        type=int,
+        default=REPLICATES,
+        help=f"independent draws of the job classes (default {REPLICATES})",
+    )
+    parser.add_argument(
+        "--load-factors",
+        default=",".join(str(f) for f in LOAD_FACTORS),
+        help="load factors (default: 1.0 to 2.0 by 0.2); the K sweeps use the first",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the replicates (default 0)")
+    parser.add_argument("--workers", type=int, default=None, help="processes (default: every CPU)")
+    add_claims_argument(parser)
+    parser.add_argument("--plot", metavar="FILE", help="also draw the results into FILE (.png)")
+    add_quick_argument(
+        parser,
+        {"jobs": 300, "replicates": 3, "load_factors": "1.0,1.6"},
+        full_time="30 minutes",
+        quick_time="50 s",
+    )
+
+
+def _trace_names(args: argparse.Namespace) -> tuple[str, ...]:
+    return ("ctc", "sdsc") if args.trace == "both" else (args.trace,)
+
+
+def data(args: argparse.Namespace) -> str:
+    """The data of a run: each trace, real or embedded slice, with the jobs used."""
+    sources = [find_trace(name, folder=args.traces) for name in _trace_names(args)]
+    return "; ".join(source.describe(args.jobs) for source in sources) + (
+        f"; {args.replicates} class-seed replicates (seed {args.seed})"
+    )
+
+
+def rows(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """The reproduction's rows for parsed options (no printing, no plot)."""
+    return reproduce(
+        traces=_trace_names(args),
+        traces_folder=args.traces,
+        jobs=args.jobs,
+        replicates=args.replicates,
+        seed=args.seed,
+        load_factors=_factors(args.load_factors),
+        workers=args.workers,
+        show_progress=True,
+    )
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run the reproduction and print its rows, then the claims and their rule."""
+    note = apply_quick(args)
+    check_plot_target(args.plot)
+    table = rows(args)
+    if args.plot:
+        plot(table, args.plot)
+        stem, dot, suffix = args.plot.rpartition(".")
+        plot_k(table, f"{stem}_k.{suffix}" if dot else f"{args.plot}_k")
+    print_note(note, args.format)
+    print_results(table, claims(table), args, name=NAME)
+    return 0

@@ -1,0 +1,79 @@
+"""The set-up of Sabin et al. (2003) §3: the traces, the four sites, the load factors.
+
+The paper's traces, load factors and schemes, the sizes of a full run, and one
+replicate's workload ([`paper_workload`][schedlib.experiments.multisite.paper_workload]):
+the first jobs of a trace, four copies, job classes drawn for the replicate.
+"""
+
+from __future__ import annotations
+
+from schedlib.multisite import (
+    POLICIES,
+    MultiSiteJob,
+    RuntimeMatrix,
+    multisite_workload,
+    with_data_sizes,
+)
+from schedlib.replicates import stream
+from schedlib.workloads.locate import KNOWN_TRACES, TraceSource, load_trace
+
+NAME = "multisite"
+PAPER = "Sabin et al. (2003)"
+"""The paper this module reproduces, as cited in tables."""
+SUMMARY = (
+    "Sabin et al. (2003): greedy, multiple requests, efficacy on four heterogeneous sites "
+    "(CTC-SP2, SDSC-SP2)"
+)
+
+LOAD_FACTORS = (1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
+"""The paper's load factors (§3)."""
+TRACES = tuple(KNOWN_TRACES)
+"""The paper's traces by short name ([`KNOWN_TRACES`][schedlib.workloads.locate.KNOWN_TRACES])."""
+COMPARED = (*POLICIES, "single-easy", "single-conservative")
+"""The schemes of the policy comparison (§4-§6), then the single-site pair (§5, Fig. 5)."""
+K_PAPER = "efficacy"
+"""The queue of the paper's $K$ sweeps (§7; the captions of Figures 13-14)."""
+K_OURS = ("greedy-mr", "conservative-mr")
+"""Our extra $K$ sweeps (not the paper's)."""
+REPLICATES = 5
+"""Replicates (class seeds) of a full run."""
+JOBS = 1000
+"""Jobs per trace of a full run. The paper ran 5000; conservative backfilling with
+compression still grows faster than the square of the trace at the high load factors
+(the reservations it must move do: see the Performance page), so the whole grid at
+5000 jobs (700 rows with five replicates) takes many CPU hours. `--jobs 5000` runs the
+paper's size."""
+
+
+def paper_workload(
+    source: TraceSource, jobs: int, seed: int, replicate: int, *, data_sizes: bool = False
+) -> tuple[int, tuple[MultiSiteJob, ...]]:
+    """The first `jobs` jobs of a trace, four copies, classes drawn for (seed, replicate).
+
+    Parameters
+    ----------
+    source
+        The trace, as found by [`find_trace`][schedlib.workloads.locate.find_trace].
+    jobs
+        How many of its first job records.
+    seed, replicate
+        The stream of the job classes (and of the data sizes).
+    data_sizes
+        Also draw each job's data size (500 MB-3 GB, §7) from its own stream.
+
+    Returns
+    -------
+    tuple
+        The processors per site and the multi-site jobs.
+    """
+    workload = load_trace(source, limit=jobs)
+    size = workload.cluster.processors
+    four = multisite_workload(
+        workload.jobs,
+        sites=4,
+        matrix=RuntimeMatrix.paper(),
+        rng=stream(seed, replicate, "multisite classes"),
+    )
+    if data_sizes:
+        four = with_data_sizes(four, stream(seed, replicate, "multisite data sizes"))
+    return size, four
