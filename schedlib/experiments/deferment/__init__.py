@@ -67,23 +67,15 @@ deferment; `--no-replication` turns it off for all); the jobs' task sizes are
 drawn independently (`--identical-jobs`: every job gets the first job's tasks,
 the other reading of "all the jobs are the same construction").
 
-**Rooms.** The package has the rooms every reproduction has (see
-[`schedlib.experiments`][schedlib.experiments]), none folded into another:
-
-- [`setup`][schedlib.experiments.deferment.setup]: the settings (Table 1's and ours), the
-  readings of FIFO, the variants compared, one trial's tasks and grid;
-- [`runs`][schedlib.experiments.deferment.runs]: one trial and its measures, the three
-  experiments, the summaries;
-- [`findings`][schedlib.experiments.deferment.findings]: every claim with its margin, and
-  `QUICK_DIFFERS`;
-- [`page`][schedlib.experiments.deferment.page]: the rows kept with the documented results,
-  the generated sections of the page, its figure;
-- [`cli`][schedlib.experiments.deferment.cli]: the options of `schedlib reproduce
-  deferment`, `data`, `rows` and `main`.
-
-Every public name of the rooms is re-exported here (`__all__`): import it from
-`schedlib.experiments.deferment`; a test that patches a name patches it in the room
-that uses it.
+**Rooms** (those of every reproduction, see [`schedlib.experiments`][schedlib.experiments];
+none folded). The settings, Table 1's and ours, the readings of FIFO, the variants and
+one trial's tasks and grid make up [`setup`][schedlib.experiments.deferment.setup]. A
+trial and its measures, the three experiments and their summaries:
+[`runs`][schedlib.experiments.deferment.runs]. Every claim with its margin:
+[`findings`][schedlib.experiments.deferment.findings]. What the documented results keep
+of a run, the page's sections and figure: [`page`][schedlib.experiments.deferment.page].
+The command: [`cli`][schedlib.experiments.deferment.cli]. Every public name of the rooms
+is re-exported here.
 
 Examples
 --------

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from functools import partial
 from typing import Any
 
 from schedlib.errors import InvalidValueError
+from schedlib.experiments.command import Rows, passed_on, run_command
 from schedlib.experiments.deferment.findings import claims
 from schedlib.experiments.deferment.page import plot
 from schedlib.experiments.deferment.runs import reproduce
@@ -13,10 +15,6 @@ from schedlib.experiments.deferment.setup import DEFAULT_READING, NAME, READINGS
 from schedlib.experiments.options import (
     add_claims_argument,
     add_quick_argument,
-    apply_quick,
-    check_plot_target,
-    print_note,
-    print_results,
 )
 
 
@@ -110,16 +108,19 @@ def _settings(args: argparse.Namespace) -> ExperimentSettings:
     readings = tuple(READINGS) if args.fifo_reading == "both" else (args.fifo_reading,)
     intervals = tuple(args.intervals)
     return ExperimentSettings(
-        trials=args.trials,
-        jobs=args.jobs,
         intervals=intervals,
         bounds=tuple(args.bounds),
         readings=readings,
-        replication=args.replication,
-        identical_jobs=args.identical_jobs,
-        overtaking_trials=args.overtaking_trials,
-        spare_trials=args.spare_trials,
-        seed=args.seed,
+        **passed_on(
+            args,
+            "trials",
+            "jobs",
+            "replication",
+            "identical_jobs",
+            "overtaking_trials",
+            "spare_trials",
+            "seed",
+        ),
     )
 
 
@@ -149,16 +150,22 @@ def rows(args: argparse.Namespace, *, show_progress: bool = False) -> list[dict[
     return reproduce(_settings(args), workers=args.workers, show_progress=show_progress)
 
 
+def _summary(table: Rows, args: argparse.Namespace) -> Rows:
+    return [{k: v for k, v in r.items() if k != "kind"} for r in table if r["kind"] == "summary"]
+
+
 def main(args: argparse.Namespace) -> int:
-    """Run the reproduction and print the summary rows, then the claims and their rule."""
-    note = apply_quick(args)
-    check_plot_target(args.plot)
-    table = rows(args, show_progress=True)
-    if args.plot:
-        plot(table, args.plot)
-    print_note(note, args.format)
+    """Run the reproduction and print the summary rows, then the claims and their rule.
+
+    The claims are those of the default FIFO reading, or of the one `--fifo-reading`
+    names (`--quick` narrows `both` to the default one, which is the same reading).
+    """
     reading = DEFAULT_READING if args.fifo_reading == "both" else args.fifo_reading
-    summary = [{k: v for k, v in r.items() if k != "kind"} for r in table if r["kind"] == "summary"]
-    documented = NAME if reading == DEFAULT_READING else None
-    print_results(summary, claims(table, reading), args, name=documented)
-    return 0
+    return run_command(
+        args,
+        partial(rows, show_progress=True),
+        partial(claims, reading=reading),
+        name=NAME if reading == DEFAULT_READING else None,
+        figures={"plot": plot},
+        shown=_summary,
+    )

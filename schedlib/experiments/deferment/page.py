@@ -89,16 +89,9 @@ def _summary_table(rows: Sequence[Mapping[str, Any]]) -> str:
 
 
 def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str, str]:
-    """The generated sections of `docs/reproductions/deferment.md` (besides the common ones).
-
-    Parameters
-    ----------
-    full, quick
-        Documented-results dicts (see
-        [`results_document`][schedlib.experiments.pages.results_document]); the
-        full one's rows went through
-        [`documented_rows`][schedlib.experiments.deferment.documented_rows].
-    """
+    """The generated sections of `docs/reproductions/deferment.md`, besides the common ones
+    (see [`schedlib.experiments.pages`][schedlib.experiments.pages]); the full results' rows
+    went through [`documented_rows`][schedlib.experiments.deferment.documented_rows]."""
     rows = full["rows"]
     summary = [r for r in rows if r["kind"] == "summary"]
     main = [r for r in summary if r["experiment"] == "main"]

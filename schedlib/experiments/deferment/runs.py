@@ -17,9 +17,8 @@ from schedlib.deferment.desktopgrid import Processor, TaskJob, work_done
 from schedlib.deferment.farm import run_grid
 from schedlib.deferment.overtaking import overtaking_jobs
 from schedlib.errors import InvalidValueError
-from schedlib.execution.parallel import parallel_map
-from schedlib.execution.progress import ProgressBar
-from schedlib.experiments.deferment.setup import ExperimentSettings, trial_workload, variants
+from schedlib.experiments.deferment.setup import NAME, ExperimentSettings, trial_workload, variants
+from schedlib.experiments.running import map_with_progress
 from schedlib.model import EventKind, RunRecord
 
 
@@ -228,7 +227,7 @@ def reproduce(
     The `overtaking` experiment's first trials are the main ones (the same
     streams): their rows are shared, not run twice. Trials are independent and
     spread over `workers` processes with
-    [`parallel_map`][schedlib.execution.parallel.parallel_map]; the result does not
+    [`map_with_progress`][schedlib.experiments.running.map_with_progress]; the result does not
     depend on the number of workers. Complexity: $O(R \\cdot A \\cdot I \\cdot
     E \\log E)$ for $R$ trials, $A$ algorithms, $I$ intervals and $E$ events
     per run.
@@ -239,15 +238,10 @@ def reproduce(
     """
     config = settings if settings is not None else ExperimentSettings()
     items = _items(config)
-    batch = max(1, math.ceil(len(items) / 20))
-    results: list[dict[str, Any]] = []
-    done = 0
-    with ProgressBar(len(items), "deferment", enabled=None if show_progress else False) as bar:
-        for start in range(0, len(items), batch):
-            for part in parallel_map(run_trial, items[start : start + batch], workers=workers):
-                results.extend(part)
-            done += len(items[start : start + batch])
-            bar(done)
+    parts = map_with_progress(
+        run_trial, items, label=NAME, workers=workers, show_progress=show_progress
+    )
+    results = [row for part in parts for row in part]
     results += _overtaking_copies(config, results)
     results.sort(key=lambda r: (_EXPERIMENTS.index(r["experiment"]), r["trial"]))
     return results + summarize(results)

@@ -17,6 +17,7 @@ import attrs
 from schedlib.deferment.desktopgrid import LoadModel, Processor, markov_grid
 from schedlib.deferment.selection import Deferment, Order, ReplicaOrder, TaskSelection
 from schedlib.errors import InvalidValueError
+from schedlib.experiments.running import float_tuple, int_tuple
 from schedlib.replicates import stream
 from schedlib.validation import at_least
 
@@ -45,14 +46,6 @@ DEFAULT_READING = "originals-first"
 OVERLAP = 1000
 """Intervals below this one make jobs overlap: a job alone on the paper's grid takes about 990
 time units, so at 1000 and above it is done, or in its replica tail, when the next arrives."""
-
-
-def _ints(value: Iterable[int]) -> tuple[int, ...]:
-    return tuple(value)
-
-
-def _floats(value: Iterable[float]) -> tuple[float, ...]:
-    return tuple(value)
 
 
 def _names(value: Iterable[str]) -> tuple[str, ...]:
@@ -142,17 +135,17 @@ class ExperimentSettings:
     jobs: int = attrs.field(default=8, validator=at_least(1))
     tasks: int = attrs.field(default=128, validator=at_least(1))
     task_size: tuple[int, ...] = attrs.field(
-        default=(2_000_000, 6_000_000), converter=_ints, validator=_check_size_range
+        default=(2_000_000, 6_000_000), converter=int_tuple, validator=_check_size_range
     )
     processors: int = attrs.field(default=32, validator=at_least(1))
     peaks: tuple[float, ...] = attrs.field(
-        default=PAPER_PEAKS, converter=_floats, validator=_each_at_least(1e-9)
+        default=PAPER_PEAKS, converter=float_tuple, validator=_each_at_least(1e-9)
     )
     intervals: tuple[float, ...] = attrs.field(
-        default=(500, 750, 1000, 2000, 4000), converter=_floats, validator=_each_at_least(0)
+        default=(500, 750, 1000, 2000, 4000), converter=float_tuple, validator=_each_at_least(0)
     )
     bounds: tuple[int, ...] = attrs.field(
-        default=(1, 2, 4, 8), converter=_ints, validator=_check_bounds
+        default=(1, 2, 4, 8), converter=int_tuple, validator=_check_bounds
     )
     readings: tuple[str, ...] = attrs.field(
         default=tuple(READINGS), converter=_names, validator=_check_readings
@@ -160,11 +153,11 @@ class ExperimentSettings:
     replication: bool = True
     identical_jobs: bool = False
     overtaking_trials: int = attrs.field(default=1000, validator=at_least(0))
-    overtaking_intervals: tuple[float, ...] = attrs.field(converter=_floats)
+    overtaking_intervals: tuple[float, ...] = attrs.field(converter=float_tuple)
     spare_jobs: int = attrs.field(default=32, validator=at_least(1))
     spare_trials: int = attrs.field(default=30, validator=at_least(0))
     spare_intervals: tuple[float, ...] = attrs.field(
-        default=(500,), converter=_floats, validator=_each_at_least(0)
+        default=(500,), converter=float_tuple, validator=_each_at_least(0)
     )
     load: LoadModel = attrs.field(factory=LoadModel)
     seed: int = attrs.field(default=0, validator=at_least(0))

@@ -63,23 +63,15 @@ together over the whole sweep (Holm) by
 [`judge`][schedlib.results.verdicts.judge]; a cell `holds` when all three
 hold, `does not hold` when one does not hold, else `inconclusive`.
 
-**Rooms.** The package has the rooms every reproduction has (see
-[`schedlib.experiments`][schedlib.experiments]), none folded into another:
-
-- [`setup`][schedlib.experiments.frequency.setup]: the pool, the workload and its shape,
-  the tests of the hypothesis, the measures of a run;
-- [`runs`][schedlib.experiments.frequency.runs]: one run, the settings, the comparison and
-  the sweep (its cells judged together);
-- [`findings`][schedlib.experiments.frequency.findings]: every claim of the report, and
-  `QUICK_DIFFERS`;
-- [`page`][schedlib.experiments.frequency.page]: the figures and the generated sections of
-  the page;
-- [`cli`][schedlib.experiments.frequency.cli]: the options of `schedlib reproduce
-  frequency`, `data`, `rows` and `main`.
-
-Every public name of the rooms is re-exported here (`__all__`): import it from
-`schedlib.experiments.frequency`; a test that patches a name patches it in the room
-that uses it.
+**Rooms** (those of every reproduction, see [`schedlib.experiments`][schedlib.experiments];
+none folded). In [`setup`][schedlib.experiments.frequency.setup], the pool, the
+workload's shape and draw, the three tests of the hypothesis and the measures of a run;
+in [`runs`][schedlib.experiments.frequency.runs], one run, the settings, the comparison
+and the sweep, whose cells are judged together; in
+[`findings`][schedlib.experiments.frequency.findings], the report's claims; in
+[`page`][schedlib.experiments.frequency.page], the figures and the page's sections; in
+[`cli`][schedlib.experiments.frequency.cli], the command. Every public name of the rooms
+is re-exported here.
 
 Examples
 --------

@@ -8,6 +8,7 @@ from typing import Any
 import attrs
 
 from schedlib.errors import InvalidValueError
+from schedlib.experiments.command import Rows, numbers, passed_on, run_command
 from schedlib.experiments.frequency.findings import claims
 from schedlib.experiments.frequency.page import _means, plot_comparison, plot_sweep
 from schedlib.experiments.frequency.runs import Settings, reproduce
@@ -23,23 +24,12 @@ from schedlib.experiments.frequency.setup import (
 from schedlib.experiments.options import (
     add_claims_argument,
     add_quick_argument,
-    apply_quick,
-    check_plot_target,
-    print_note,
-    print_results,
 )
 from schedlib.frequency.cost import MigrationCost
 from schedlib.frequency.pfs import DEFAULT_GRACE
 from schedlib.frequency.policies import Readings
 from schedlib.results.tables import render
 from schedlib.validation import require
-
-
-def _numbers(text: str, name: str, kind: type = float) -> list[Any]:
-    try:
-        return [kind(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise InvalidValueError(name, text, "must be a comma-separated list of numbers") from None
 
 
 def _readings_option(text: str, name: str) -> tuple[Readings, ...]:
@@ -125,17 +115,12 @@ def settings_of(args: argparse.Namespace) -> Settings:
     if args.workers is not None:
         require(args.workers, "workers", at_least=1)
     return Settings(
-        replicates=args.replicates,
-        seed=args.seed,
-        quantum=args.quantum,
-        max_mf=args.max_mf,
-        max_preemption=args.max_preemption,
-        grace=args.grace,
+        **passed_on(args, "replicates", "seed", "quantum", "max_mf", "max_preemption", "grace"),
         cost=MigrationCost(args.kc, args.kcr),
         shape=shape,
         readings=_readings_option(args.readings, "--readings"),
-        quanta=tuple(_numbers(args.quanta, "--quanta")),
-        max_mfs=tuple(_numbers(args.max_mfs, "--max-mfs", int)),
+        quanta=tuple(numbers(args.quanta, "--quanta")),
+        max_mfs=tuple(numbers(args.max_mfs, "--max-mfs", int)),
         sweep_readings=_readings_option(args.sweep_readings, "--sweep-readings"),
     )
 
@@ -165,26 +150,27 @@ def rows(args: argparse.Namespace) -> list[dict[str, Any]]:
     return reproduce(settings_of(args), workers=args.workers, show_progress=True)
 
 
-def main(args: argparse.Namespace) -> int:
-    """Run the comparison and the sweep, print their rows (the table: the aggregates) and claims."""
-    note = apply_quick(args)
-    check_plot_target(args.plot)
-    check_plot_target(args.plot_sweep)
-    table = rows(args)
-    if args.plot:
-        plot_comparison(table, args.plot)
-    if args.plot_sweep:
-        plot_sweep(table, args.plot_sweep)
-    print_note(note, args.format)
+def _shown(table: Rows, args: argparse.Namespace) -> Rows:
+    """Every row for JSON and CSV; for a table, the sweep's table first, then the aggregates."""
     if args.format != "table":
-        print_results(table, claims(table), args, name=NAME)
-        return 0
+        return table
     sweep = [r for r in table if r["part"] == "sweep"]
     if sweep and not args.claims:
         print(render([{k: v for k, v in r.items() if k in _SWEEP_SHOWN} for r in sweep]))
         print()
-    print_results([dict(r) for r in _means(table)], claims(table), args, name=NAME)
-    return 0
+    return [dict(r) for r in _means(table)]
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run the comparison and the sweep, print their rows (the table: the aggregates) and claims."""
+    return run_command(
+        args,
+        rows,
+        claims,
+        name=NAME,
+        figures={"plot": plot_comparison, "plot_sweep": plot_sweep},
+        shown=_shown,
+    )
 
 
 _SWEEP_SHOWN = (

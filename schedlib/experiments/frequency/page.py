@@ -438,14 +438,8 @@ def _identical(rows: Sequence[Mapping[str, Any]]) -> str:
 
 
 def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str, str]:
-    """The generated sections of `docs/reproductions/frequency.md` (besides the claims tables).
-
-    Parameters
-    ----------
-    full, quick
-        Documented results (see
-        [`results_document`][schedlib.experiments.pages.results_document]).
-    """
+    """The generated sections of `docs/reproductions/frequency.md`, besides the claims tables
+    (see [`schedlib.experiments.pages`][schedlib.experiments.pages])."""
     rows = full["rows"]
     compare = [r for r in rows if r.get("part") == "compare" and r.get("replicate") == "mean"]
     first = compare[0] if compare else {"replicates": 0, "quantum": math.nan, "max_mf": "?"}

@@ -15,8 +15,6 @@ from typing import Any
 import attrs
 
 from schedlib.errors import InvalidValueError
-from schedlib.execution.parallel import parallel_map
-from schedlib.execution.progress import ProgressBar
 from schedlib.experiments.frequency.setup import (
     _MEASURES,
     DEFAULT_COST,
@@ -34,6 +32,7 @@ from schedlib.experiments.frequency.setup import (
     make_workload,
     measure,
 )
+from schedlib.experiments.running import float_tuple, int_tuple, map_with_progress
 from schedlib.frequency.cost import MigrationCost
 from schedlib.frequency.pfs import DEFAULT_GRACE
 from schedlib.frequency.policies import Readings
@@ -85,14 +84,6 @@ def _readings(value: Iterable[Readings]) -> tuple[Readings, ...]:
     return tuple(value)
 
 
-def _floats(value: Iterable[float]) -> tuple[float, ...]:
-    return tuple(value)
-
-
-def _ints(value: Iterable[int]) -> tuple[int, ...]:
-    return tuple(value)
-
-
 @attrs.frozen(slots=True)
 class Settings:
     """What `reproduce` runs (defaults: the documented full-size run).
@@ -122,8 +113,8 @@ class Settings:
     cost: MigrationCost = DEFAULT_COST
     shape: WorkloadShape = DEFAULT_SHAPE
     readings: tuple[Readings, ...] = attrs.field(default=Readings.every(), converter=_readings)
-    quanta: tuple[float, ...] = attrs.field(default=SWEEP_QUANTA, converter=_floats)
-    max_mfs: tuple[int, ...] = attrs.field(default=SWEEP_MAX_MFS, converter=_ints)
+    quanta: tuple[float, ...] = attrs.field(default=SWEEP_QUANTA, converter=float_tuple)
+    max_mfs: tuple[int, ...] = attrs.field(default=SWEEP_MAX_MFS, converter=int_tuple)
     sweep_readings: tuple[Readings, ...] = attrs.field(default=SWEEP_READINGS, converter=_readings)
 
     def run(self, policy: str, replicate: int, readings: Readings, **grid: Any) -> Run:
@@ -197,12 +188,9 @@ def _run_all(
     runs: Sequence[Run], workers: int | None, show_progress: bool
 ) -> dict[Run, dict[str, float]]:
     unique = list(dict.fromkeys(runs))
-    batch = max(1, math.ceil(len(unique) / 20))
-    results: list[dict[str, float]] = []
-    with ProgressBar(len(unique), NAME, enabled=None if show_progress else False) as bar:
-        for start in range(0, len(unique), batch):
-            results.extend(parallel_map(run_one, unique[start : start + batch], workers=workers))
-            bar(len(results))
+    results = map_with_progress(
+        run_one, unique, label=NAME, workers=workers, show_progress=show_progress
+    )
     return dict(zip(unique, results, strict=True))
 
 
@@ -217,6 +205,9 @@ def reproduce(
     show_progress: bool = False,
 ) -> list[dict[str, Any]]:
     """The comparison and the sweep (see the module notes): their rows.
+
+    Each distinct run is simulated once, the runs spread over `workers` processes
+    ([`map_with_progress`][schedlib.experiments.running.map_with_progress]).
 
     Parameters
     ----------

@@ -47,23 +47,15 @@ started). Four groups:
 
 [`claims`][schedlib.experiments.multisite.claims] checks every claim of §3-§7.
 
-**Rooms.** The package has the rooms every reproduction has (see
-[`schedlib.experiments`][schedlib.experiments]), none folded into another:
-
-- [`setup`][schedlib.experiments.multisite.setup]: the traces, load factors and schemes,
-  the sizes of a full run, one replicate's workload;
-- [`runs`][schedlib.experiments.multisite.runs]: one run, the design of the grid, the rows
-  in order;
-- [`findings`][schedlib.experiments.multisite.findings]: every claim of §3-§7 and ours, and
-  `QUICK_DIFFERS`;
-- [`page`][schedlib.experiments.multisite.page]: the generated sections of the page, its
-  figures;
-- [`cli`][schedlib.experiments.multisite.cli]: the options of `schedlib reproduce
-  multisite`, `data`, `rows` and `main`.
-
-Every public name of the rooms is re-exported here (`__all__`): import it from
-`schedlib.experiments.multisite`; a test that patches a name patches it in the room
-that uses it.
+**Rooms** (those of every reproduction, see [`schedlib.experiments`][schedlib.experiments];
+none folded; `setup`, at about 80 lines, is kept for the shape they share):
+[`setup`][schedlib.experiments.multisite.setup] has the traces, load factors and
+schemes, the sizes of a full run and a replicate's workload;
+[`runs`][schedlib.experiments.multisite.runs] one run, the design of the grid and the
+rows in order; [`findings`][schedlib.experiments.multisite.findings] the claims of
+§3-§7 and ours; [`page`][schedlib.experiments.multisite.page] the page's sections and
+figures; [`cli`][schedlib.experiments.multisite.cli] the command. Every public name of
+the rooms is re-exported here.
 
 Examples
 --------

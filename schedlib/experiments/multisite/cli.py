@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from schedlib.errors import InvalidValueError
+from schedlib.experiments.command import Rows, numbers, passed_on, run_command
 from schedlib.experiments.multisite.findings import claims
 from schedlib.experiments.multisite.page import plot, plot_k
 from schedlib.experiments.multisite.runs import reproduce
@@ -13,19 +13,8 @@ from schedlib.experiments.multisite.setup import JOBS, LOAD_FACTORS, NAME, REPLI
 from schedlib.experiments.options import (
     add_claims_argument,
     add_quick_argument,
-    apply_quick,
-    check_plot_target,
-    print_note,
-    print_results,
 )
 from schedlib.workloads.locate import find_trace
-
-
-def _factors(text: str) -> list[float]:
-    try:
-        return [float(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise InvalidValueError("--load-factors", text, "must be comma-separated numbers") from None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -90,24 +79,21 @@ def rows(args: argparse.Namespace) -> list[dict[str, Any]]:
     return reproduce(
         traces=_trace_names(args),
         traces_folder=args.traces,
-        jobs=args.jobs,
-        replicates=args.replicates,
-        seed=args.seed,
-        load_factors=_factors(args.load_factors),
-        workers=args.workers,
+        load_factors=numbers(
+            args.load_factors, "--load-factors", requirement="must be comma-separated numbers"
+        ),
         show_progress=True,
+        **passed_on(args, "jobs", "replicates", "seed", "workers"),
     )
+
+
+def _plots(table: Rows, path: str) -> None:
+    """Both figures: `FILE` by load factor, `FILE_k` by $K$."""
+    plot(table, path)
+    stem, dot, suffix = path.rpartition(".")
+    plot_k(table, f"{stem}_k.{suffix}" if dot else f"{path}_k")
 
 
 def main(args: argparse.Namespace) -> int:
     """Run the reproduction and print its rows, then the claims and their rule."""
-    note = apply_quick(args)
-    check_plot_target(args.plot)
-    table = rows(args)
-    if args.plot:
-        plot(table, args.plot)
-        stem, dot, suffix = args.plot.rpartition(".")
-        plot_k(table, f"{stem}_k.{suffix}" if dot else f"{args.plot}_k")
-    print_note(note, args.format)
-    print_results(table, claims(table), args, name=NAME)
-    return 0
+    return run_command(args, rows, claims, name=NAME, figures={"plot": _plots})

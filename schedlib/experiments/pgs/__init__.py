@@ -31,21 +31,14 @@ phases and its shuffled order from
 reading, see the same draws in the same replicate (paired), and two seeds never
 share a replicate.
 
-**Rooms.** The package has the rooms every reproduction has (see
-[`schedlib.experiments`][schedlib.experiments]), none folded into another:
-
-- [`setup`][schedlib.experiments.pgs.setup]: Table 1's resources, the job sets, the
-  scenarios, Table 2's figures, the readings of the paper's rig;
-- [`runs`][schedlib.experiments.pgs.runs]: one run, every run of the design, the
-  summaries beside Table 2;
-- [`findings`][schedlib.experiments.pgs.findings]: every claim of §4-§6 with its margin,
-  and `QUICK_DIFFERS`;
-- [`page`][schedlib.experiments.pgs.page]: the generated sections of the page, its figures;
-- [`cli`][schedlib.experiments.pgs.cli]: the options of `schedlib reproduce pgs`, `data`,
-  `rows` and `main`.
-
-Every public name of the rooms is re-exported here (`__all__`): import it from
-`schedlib.experiments.pgs`; a test that patches a name patches it in the room that uses it.
+**Rooms** (those of every reproduction, see [`schedlib.experiments`][schedlib.experiments];
+none folded): [`setup`][schedlib.experiments.pgs.setup] holds Table 1's resources, the
+job sets, the scenarios, Table 2's figures and the readings of the paper's rig;
+[`runs`][schedlib.experiments.pgs.runs] one run, every run of the design and the
+summaries beside Table 2; [`findings`][schedlib.experiments.pgs.findings] the claims of
+§4-§6 with their margins; [`page`][schedlib.experiments.pgs.page] the page's generated
+sections and figures; [`cli`][schedlib.experiments.pgs.cli] the command. Every public
+name of the rooms is re-exported here.
 
 Examples
 --------

@@ -6,13 +6,10 @@ import argparse
 from typing import Any
 
 from schedlib.availability.grid import DEFAULT_QUEUE_LENGTH
+from schedlib.experiments.command import Rows, passed_on, run_command
 from schedlib.experiments.options import (
     add_claims_argument,
     add_quick_argument,
-    apply_quick,
-    check_plot_target,
-    print_note,
-    print_results,
 )
 from schedlib.experiments.pgs.findings import claims
 from schedlib.experiments.pgs.page import plot
@@ -114,13 +111,9 @@ def rows(args: argparse.Namespace) -> list[dict[str, Any]]:
     """The reproduction's rows for parsed options (no printing, no plot)."""
     reading = _reading(args)
     return reproduce(
-        runs=args.runs,
-        seed=args.seed,
-        queue_length=args.queue_length,
         reading=reading,
         compare=list(READINGS) if args.readings == "all" else (),
-        resource_order=args.resource_order,
-        workers=args.workers,
+        **passed_on(args, "runs", "seed", "queue_length", "resource_order", "workers"),
     )
 
 
@@ -131,15 +124,12 @@ _PRINTED = (
 )  # fmt: skip
 
 
+def _summary(table: Rows, args: argparse.Namespace) -> Rows:
+    return [{k: r[k] for k in _PRINTED} for r in table if "replicate" not in r]
+
+
 def main(args: argparse.Namespace) -> int:
     """Run the reproduction and print one summary row per (reading, scenario, scheduler)."""
-    note = apply_quick(args)
-    _reading(args)
-    check_plot_target(args.plot)
-    table = rows(args)
-    if args.plot:
-        plot(table, args.plot)
-    print_note(note, args.format)
-    summary = [{k: r[k] for k in _PRINTED} for r in table if "replicate" not in r]
-    print_results(summary, claims(table), args, name=NAME)
-    return 0
+    return run_command(
+        args, rows, claims, name=NAME, figures={"plot": plot}, shown=_summary, check=_reading
+    )

@@ -302,14 +302,8 @@ def _short(verdict: str) -> str:
 
 
 def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str, str]:
-    """The generated sections of `docs/reproductions/pgs.md` (besides the claims tables).
-
-    Parameters
-    ----------
-    full, quick
-        Documented results (see
-        [`results_document`][schedlib.experiments.pages.results_document]).
-    """
+    """The generated sections of `docs/reproductions/pgs.md`, besides the claims tables (see
+    [`schedlib.experiments.pages`][schedlib.experiments.pages])."""
     rows = full["rows"]
     summary = [r for r in rows if "replicate" not in r]
 

@@ -60,23 +60,16 @@ $\lambda \cdot E[\text{cores} \cdot \text{work}] / \sum \text{cores} \cdot \text
 and `paper_iat` the IAT that gives the same load on the paper's 1000 nodes
 ($\text{IAT} \cdot n / 1000$), by which the claims name IATs.
 
-**Rooms.** The package has the rooms every reproduction has (see
-[`schedlib.experiments`][schedlib.experiments]), none folded into another:
-
-- [`setup`][schedlib.experiments.preemptive.setup]: the distributions of the nodes and
-  jobs, a replicate's grid and jobs, the offered load, the schedulers and side studies;
-- [`runs`][schedlib.experiments.preemptive.runs]: one run and its waits, the design, the
-  sweep, the means over replicates, the small grids of the two readings of the victims;
-- [`findings`][schedlib.experiments.preemptive.findings]: every claim of §6.1, §6.2 and §7
-  with its margin, and `QUICK_DIFFERS`;
-- [`page`][schedlib.experiments.preemptive.page]: the generated sections of the page, its
-  figures;
-- [`cli`][schedlib.experiments.preemptive.cli]: the options of `schedlib reproduce
-  preemptive`, `data`, `rows` and `main`.
-
-Every public name of the rooms is re-exported here (`__all__`): import it from
-`schedlib.experiments.preemptive`; a test that patches a name patches it in the room
-that uses it.
+**Rooms** (those of every reproduction, see [`schedlib.experiments`][schedlib.experiments];
+none folded): the distributions of the nodes and jobs, a replicate's grid and jobs, the
+offered load, the schedulers and the side studies are the
+[`setup`][schedlib.experiments.preemptive.setup]; one run and its waits, the design, the
+sweep, the means over replicates and the small grids of the victims' two readings are in
+[`runs`][schedlib.experiments.preemptive.runs]; the claims of §6.1, §6.2 and §7 in
+[`findings`][schedlib.experiments.preemptive.findings]; the page's sections and figures
+in [`page`][schedlib.experiments.preemptive.page]; the command in
+[`cli`][schedlib.experiments.preemptive.cli]. Every public name of the rooms is
+re-exported here.
 
 References
 ----------

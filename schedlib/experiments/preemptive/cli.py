@@ -5,14 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from schedlib.errors import InvalidValueError
+from schedlib.experiments.command import Rows, numbers, passed_on, run_command
 from schedlib.experiments.options import (
     add_claims_argument,
     add_quick_argument,
-    apply_quick,
-    check_plot_target,
-    print_note,
-    print_results,
 )
 from schedlib.experiments.preemptive.findings import claims
 from schedlib.experiments.preemptive.page import plot
@@ -20,6 +16,7 @@ from schedlib.experiments.preemptive.runs import _NUMBERS, Run, _mean, aggregate
 from schedlib.experiments.preemptive.setup import (
     DEFAULT_SCHEDULERS,
     NAME,
+    PAPER_IATS,
     REPLICATES,
     SCHEDULERS,
     SIDE_STUDIES,
@@ -29,13 +26,6 @@ from schedlib.experiments.preemptive.setup import (
 )
 from schedlib.preemption.decision import VICTIM_READINGS
 from schedlib.validation import require
-
-
-def _numbers(text: str, name: str) -> list[float]:
-    try:
-        return [float(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise InvalidValueError(name, text, "must be a comma-separated list of numbers") from None
 
 
 def _names(text: str) -> list[str]:
@@ -48,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=int, default=5000, help="jobs (default: 5000)")
     parser.add_argument(
         "--iat",
-        default="1.5,2.0,2.5,3.0,4.0",
+        default=",".join(str(iat) for iat in PAPER_IATS),
         help="mean inter-arrival times in s, comma-separated (default: 1.5,2.0,2.5,3.0,4.0); "
         "the claims name them at the paper's scale, IAT x nodes / 1000",
     )
@@ -120,25 +110,20 @@ def _runs(args: argparse.Namespace) -> list[Run]:
     if args.workers is not None:
         require(args.workers, "workers", at_least=1)
     return design(
-        nodes=args.nodes,
-        jobs=args.jobs,
-        iats=_numbers(args.iat, "iat"),
-        deltas=_numbers(args.delta, "delta"),
-        alphas=_numbers(args.alpha, "alpha"),
+        iats=numbers(args.iat, "iat"),
+        deltas=numbers(args.delta, "delta"),
+        alphas=numbers(args.alpha, "alpha"),
         schedulers=_names(args.schedulers),
-        victims=args.victims,
         side=_names(args.side),
-        replicates=args.replicates,
-        seed=args.seed,
-        beta=args.beta,
-        accuracy=args.accuracy,
-        overhead=args.overhead,
+        **passed_on(
+            args, "nodes", "jobs", "victims", "replicates", "seed", "beta", "accuracy", "overhead"
+        ),
     )
 
 
 def data(args: argparse.Namespace) -> str:
     """The data of a run: the synthetic grid and jobs, their offered loads and the replicates."""
-    iats = _numbers(args.iat, "iat")
+    iats = numbers(args.iat, "iat")
     replicates = range(args.replicates)
     loads = []
     for iat in (min(iats), max(iats)) if iats else ():
@@ -166,19 +151,13 @@ _SHOWN = ("study", "scheduler", "replicate", "iat", "paper_iat", "delta", "alpha
           *_NUMBERS)  # fmt: skip
 
 
+def _shown(found: Rows, args: argparse.Namespace) -> Rows:
+    if args.format == "table":
+        return aggregate(found)
+    return [{k: r[k] for k in _SHOWN} for r in found]
+
+
 def main(args: argparse.Namespace) -> int:
     """Run the design; print one row per configuration and replicate (JSON, CSV) or the means
     over replicates (table), then the claims."""
-    note = apply_quick(args)
-    check_plot_target(args.plot)
-    runs = _runs(args)
-    found = sweep(runs, workers=args.workers)
-    if args.plot:
-        plot(found, args.plot)
-    if args.format == "table":
-        table = aggregate(found)
-    else:
-        table = [{k: r[k] for k in _SHOWN} for r in found]
-    print_note(note, args.format)
-    print_results(table, claims(found), args, name=NAME)
-    return 0
+    return run_command(args, rows, claims, name=NAME, figures={"plot": plot}, shown=_shown)
