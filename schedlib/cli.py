@@ -18,7 +18,6 @@ errors to standard error; progress bars appear only on a terminal.
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 import warnings
 from collections.abc import Sequence
@@ -28,7 +27,7 @@ from typing import Any
 
 from schedlib import __version__
 from schedlib.errors import SchedlibError, SimulationStuckError
-from schedlib.experiments import REPRODUCTIONS
+from schedlib.experiments import REPRODUCTIONS, reproduction
 from schedlib.results.tables import FORMATS, render, render_by
 
 __all__ = ["build_parser", "main"]
@@ -515,7 +514,7 @@ def _sweep_output(
 
 def _reproduction(name: str) -> ModuleType | None:
     try:
-        return importlib.import_module(REPRODUCTIONS[name])
+        return reproduction(name)
     except ModuleNotFoundError as error:
         if error.name == REPRODUCTIONS[name]:
             return None  # not built yet

@@ -4,12 +4,13 @@
 python docs/reproductions/generate.py [NAME ...] [--full] [--workers W]
 ```
 
-For each reproduction `NAME` (default: all of them):
+For each reproduction `NAME` (default: all of them, found through the registry
+`schedlib.experiments.REPRODUCTIONS`):
 
 - `--full` runs it at its full (default) sizes, stores what it found in
   `schedlib/experiments/documented/NAME.json` (with the command, the commit and the
-  date; a module may define `documented_rows(rows)`, the rows its page needs, to keep
-  the file small) and draws the page's figures;
+  date; a reproduction's `page` room may define `documented_rows(rows)`, the rows its
+  page needs, to keep the file small) and draws the page's figures;
 - then it runs the `--quick` variant and fills every generated section of
   `docs/reproductions/NAME.md` (`<!-- gen:KEY -->...<!-- /gen -->`) from the
   documented full-size results and the quick run.
@@ -21,13 +22,18 @@ Without `--full` only the page is regenerated from the stored results (a few
 seconds to a minute). `tests/experiments/test_pages.py` checks that each page
 says what this script would write. Commit the code first: the stored results name
 the commit they were made at, and a dirty tree is marked `-dirty`.
+
+A new paper's reproduction is a package `schedlib/experiments/NAME/` with the rooms
+every reproduction has (`setup`, `runs`, `findings`, `page`, `cli`: the docstring of
+`schedlib.experiments` says what each holds), added to `REPRODUCTIONS`; its page is
+`docs/reproductions/NAME.md`, whose generated sections come from the `page` room's
+`page_sections` and the common ones. Run this script once with `NAME --full`.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
-import importlib
 import json
 import subprocess
 import sys
@@ -49,7 +55,7 @@ def _commit() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(ROOT))
-    from schedlib.experiments import REPRODUCTIONS, documented
+    from schedlib.experiments import REPRODUCTIONS, documented, reproduction
     from schedlib.experiments.every_paper import run_reproduction
     from schedlib.experiments.pages import (
         common_sections,
@@ -66,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=None, help="processes (default: all)")
     args = parser.parse_args(argv)
     for name in args.names or list(REPRODUCTIONS):
-        module = importlib.import_module(REPRODUCTIONS[name])
+        module = reproduction(name)
         if args.full:
             print(f"{name}: full run ...", file=sys.stderr, flush=True)
             outcome = run_reproduction(name, workers=args.workers)

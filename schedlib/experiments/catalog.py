@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib
 import io
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from schedlib.errors import InvalidValueError
-from schedlib.experiments import REPRODUCTIONS
+from schedlib.experiments import REPRODUCTIONS, reproduction
 from schedlib.experiments.backfilling import summary
 
 __all__ = [
@@ -47,7 +46,7 @@ def _unknown(name: str) -> InvalidValueError:
 def _parser(name: str) -> argparse.ArgumentParser:
     if name not in REPRODUCTIONS:
         raise _unknown(f"reproduce {name}")
-    module = importlib.import_module(REPRODUCTIONS[name])
+    module = reproduction(name)
     parser = argparse.ArgumentParser(prog=f"reproduce {name}", exit_on_error=False)
     module.add_arguments(parser)
     return parser
@@ -107,7 +106,7 @@ def reproduction_rows(name: str, *, seed: int = 0, **parameters: Any) -> list[di
         For an unknown reproduction or an option it does not have or accept.
     """
     args = parse_options(name, {**parameters, "seed": seed, "workers": 1})
-    module = importlib.import_module(REPRODUCTIONS[name])
+    module = reproduction(name)
     from schedlib.experiments.options import apply_quick
 
     apply_quick(args)

@@ -1,7 +1,7 @@
 """`schedlib reproduce all`: every paper's reproduction in turn, and a table of their claims.
 
 Each reproduction runs with its default options (or its `--quick` sizes), then
-its module's `claims(rows)` checks the paper's claims on the rows. The result
+its package's `claims(rows)` checks the paper's claims on the rows. The result
 is one row per claim: the paper, the claim, our figures and the verdict
 (`holds`, `does not hold`, `inconclusive`, `not run`; see
 [`schedlib.experiments.claims`][schedlib.experiments.claims]). A claim that
@@ -24,7 +24,6 @@ Examples
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -33,7 +32,7 @@ from typing import Any
 
 import attrs
 
-from schedlib.experiments import REPRODUCTIONS, documented
+from schedlib.experiments import REPRODUCTIONS, documented, reproduction
 from schedlib.experiments.catalog import parse_options
 from schedlib.experiments.claims import VERDICTS
 from schedlib.experiments.documented import beside_full_size
@@ -58,8 +57,8 @@ SUMMARY = "every paper's reproduction in turn, then a table of each paper's clai
 
 def experiments() -> Iterator[tuple[str, ModuleType]]:
     """Every reproduction, in the order of `schedlib reproduce --help`: (name, module)."""
-    for name, module in REPRODUCTIONS.items():
-        yield name, importlib.import_module(module)
+    for name in REPRODUCTIONS:
+        yield name, reproduction(name)
 
 
 @attrs.frozen
@@ -104,7 +103,7 @@ def run_reproduction(
     traces: str | None = None,
 ) -> Outcome:
     """Run one reproduction with its default (or `--quick`) options and judge its claims."""
-    module = importlib.import_module(REPRODUCTIONS[name])
+    module = reproduction(name)
     options: dict[str, Any] = {"quick": quick, "seed": seed, "workers": workers}
     if traces is not None and _accepts(name, "traces"):
         options["traces"] = traces

@@ -11,12 +11,12 @@ A generated text with a line break is written as a block (on lines of its own);
 one without is written inline, so that a number in a sentence is generated too.
 `KEY` starting with `full-` comes from the documented full-size results
 ([`schedlib.experiments.documented`][schedlib.experiments.documented]), with
-`quick-` from a `--quick` run. Every reproduction module defines
+`quick-` from a `--quick` run. Every reproduction defines, in its `page` room,
 `page_sections(full, quick) -> dict[str, str]` (both are documented-results
 dicts, see [`results_document`][schedlib.experiments.pages.results_document]);
 [`common_sections`][schedlib.experiments.pages.common_sections] adds the claims
 tables and the provenance line every page has. `tests/experiments/test_pages.py`
-checks that every page's sections are exactly what its module generates.
+checks that every page's sections are exactly what its reproduction generates.
 
 Examples
 --------
@@ -34,7 +34,6 @@ Mean: <!-- gen:full-mean -->2.5<!-- /gen --> s.
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -229,7 +228,7 @@ def running_times_table() -> str:
     """The Performance page's table of each reproduction's stated running times.
 
     The times are the ones each `schedlib reproduce NAME --help` states for its
-    full and `--quick` sizes (one source: the module's `add_quick_argument` call),
+    full and `--quick` sizes (one source: the `add_quick_argument` call of its `cli` room),
     so the page and the help cannot disagree.
 
     Examples
@@ -237,13 +236,13 @@ def running_times_table() -> str:
     >>> running_times_table().splitlines()[0]
     '| command | paper | full run | `--quick` |'
     """
-    from schedlib.experiments import REPRODUCTIONS
+    from schedlib.experiments import REPRODUCTIONS, reproduction
     from schedlib.experiments.catalog import parse_options
 
     rows = []
-    for name, module_name in REPRODUCTIONS.items():
+    for name in REPRODUCTIONS:
         full, quick = parse_options(name, {}).running_times
-        paper = importlib.import_module(module_name).PAPER
+        paper = reproduction(name).PAPER
         rows.append({"command": f"`schedlib reproduce {name}`", "paper": paper,
                      "full run": f"about {full}", "`--quick`": f"about {quick}"})  # fmt: skip
     return markdown_table(rows)

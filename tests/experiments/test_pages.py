@@ -8,13 +8,12 @@ must be listed, with its reason, in the module's `QUICK_DIFFERS`.
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from schedlib.experiments import REPRODUCTIONS, documented
+from schedlib.experiments import REPRODUCTIONS, documented, reproduction
 from schedlib.experiments.documented import differing_claims
 from schedlib.experiments.pages import (
     common_sections,
@@ -39,7 +38,7 @@ def quick_documents(shared_quick_runs: None) -> dict[str, dict[str, Any]]:
 def test_the_page_says_what_the_generator_writes(
     name: str, quick_documents: dict[str, dict[str, Any]]
 ) -> None:
-    module = importlib.import_module(REPRODUCTIONS[name])
+    module = reproduction(name)
     full = documented.load(name)
     assert full is not None, f"run: python docs/reproductions/generate.py {name} --full"
     generated = {**common_sections(full, quick_documents[name]),
@@ -56,7 +55,7 @@ def test_the_page_says_what_the_generator_writes(
 def test_quick_verdicts_agree_with_the_documented_ones_or_are_listed(
     name: str, quick_documents: dict[str, dict[str, Any]]
 ) -> None:
-    module = importlib.import_module(REPRODUCTIONS[name])
+    module = reproduction(name)
     full = documented.load(name)
     assert full is not None
     quick = quick_documents[name]
