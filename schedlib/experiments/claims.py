@@ -1,6 +1,6 @@
 r"""A paper's claims checked on a reproduction's rows, under one stated rule for every paper.
 
-Every reproduction module defines `claims(rows)`, which returns one
+Every reproduction defines `claims(rows)` (in its `findings` room), which returns one
 [`Claim`][schedlib.experiments.claims.Claim] per claim of its paper: the claim as
 the paper states it (with its section or figure), the data it is measured on,
 what is measured (an estimate over independent replicates, see

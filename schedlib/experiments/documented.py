@@ -7,7 +7,7 @@ claims. The reproduction's page is generated from that file (and a test checks
 that the page still says what the file says), and a `--quick` run shows, beside
 each of its verdicts, the documented full-size verdict and whether they differ.
 
-A reproduction module may list in `QUICK_DIFFERS` (claim key -> reason) the
+A reproduction may list in `QUICK_DIFFERS` (claim key -> reason, in its `findings` room) the
 claims whose quick verdict is known to differ from the full-size one; a test
 keeps that list exact (no difference unlisted, no listed claim that agrees).
 
