@@ -1,4 +1,4 @@
-"""`schedlib reproduce deferment`: its options, the data line, rows, `main`."""
+"""`schedlib reproduce deferment`: its options, its data line, its rows and its `main`."""
 
 from __future__ import annotations
 
@@ -12,10 +12,7 @@ from schedlib.experiments.deferment.findings import claims
 from schedlib.experiments.deferment.page import plot
 from schedlib.experiments.deferment.runs import reproduce
 from schedlib.experiments.deferment.setup import DEFAULT_READING, NAME, READINGS, ExperimentSettings
-from schedlib.experiments.options import (
-    add_claims_argument,
-    add_quick_argument,
-)
+from schedlib.experiments.options import add_claims_argument, add_quick_argument
 
 
 def _int_list(text: str) -> list[int]:

@@ -1,4 +1,4 @@
-"""`schedlib reproduce frequency`: its options, the data line, rows, `main`."""
+"""`schedlib reproduce frequency`: its options, its data line, its rows and its `main`."""
 
 from __future__ import annotations
 
@@ -21,10 +21,7 @@ from schedlib.experiments.frequency.setup import (
     REPLICATES,
     SWEEP_READINGS,
 )
-from schedlib.experiments.options import (
-    add_claims_argument,
-    add_quick_argument,
-)
+from schedlib.experiments.options import add_claims_argument, add_quick_argument
 from schedlib.frequency.cost import MigrationCost
 from schedlib.frequency.pfs import DEFAULT_GRACE
 from schedlib.frequency.policies import Readings

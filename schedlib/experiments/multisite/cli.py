@@ -1,4 +1,4 @@
-"""`schedlib reproduce multisite`: its options, the data line, rows, `main`."""
+"""`schedlib reproduce multisite`: its options, its data line, its rows and its `main`."""
 
 from __future__ import annotations
 
@@ -10,10 +10,7 @@ from schedlib.experiments.multisite.findings import claims
 from schedlib.experiments.multisite.page import plot, plot_k
 from schedlib.experiments.multisite.runs import reproduce
 from schedlib.experiments.multisite.setup import JOBS, LOAD_FACTORS, NAME, REPLICATES
-from schedlib.experiments.options import (
-    add_claims_argument,
-    add_quick_argument,
-)
+from schedlib.experiments.options import add_claims_argument, add_quick_argument
 from schedlib.workloads.locate import find_trace
 
 

@@ -1,4 +1,4 @@
-"""`schedlib reproduce pgs`: its options, the data line, the rows of parsed options, `main`."""
+"""`schedlib reproduce pgs`: its options, its data line, its rows and its `main`."""
 
 from __future__ import annotations
 
@@ -7,10 +7,7 @@ from typing import Any
 
 from schedlib.availability.grid import DEFAULT_QUEUE_LENGTH
 from schedlib.experiments.command import Rows, passed_on, run_command
-from schedlib.experiments.options import (
-    add_claims_argument,
-    add_quick_argument,
-)
+from schedlib.experiments.options import add_claims_argument, add_quick_argument
 from schedlib.experiments.pgs.findings import claims
 from schedlib.experiments.pgs.page import plot
 from schedlib.experiments.pgs.runs import reproduce

@@ -1,4 +1,4 @@
-"""`schedlib reproduce preemptive`: its options, the data line, rows, `main`."""
+"""`schedlib reproduce preemptive`: its options, its data line, its rows and its `main`."""
 
 from __future__ import annotations
 
@@ -6,10 +6,7 @@ import argparse
 from typing import Any
 
 from schedlib.experiments.command import Rows, numbers, passed_on, run_command
-from schedlib.experiments.options import (
-    add_claims_argument,
-    add_quick_argument,
-)
+from schedlib.experiments.options import add_claims_argument, add_quick_argument
 from schedlib.experiments.preemptive.findings import claims
 from schedlib.experiments.preemptive.page import plot
 from schedlib.experiments.preemptive.runs import _NUMBERS, Run, _mean, aggregate, design, sweep
