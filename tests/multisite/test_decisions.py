@@ -35,6 +35,7 @@ from schedlib.multisite import (
     policies,
     scheduling_pass,
     simulate_multisite,
+    site_of,
 )
 from schedlib.multisite import model as model_module
 from schedlib.multisite.state import SiteCore
@@ -455,6 +456,53 @@ def test_equal_efficacies_with_transfer_are_served_first_come_first_served() -> 
         (e.job, e.at) for e in events[started:] if e.kind.value == "reserve" and e.place == (0,)
     ]
     assert replanned[:2] == [(1, 3), (2, 3 + floats[1][0])]
+
+
+# Cancel-slower with sites chosen by load (§4, §5): a running copy stopped for a faster one
+# gives its processors back to its site's instantaneous load at once.
+STOPPED_WORK = (
+    (Site("a", 2), Site("b", 1), Site("c", 2)),
+    RuntimeMatrix(((1.0, 1.0, 1.0), (1.0, 1.0, 2.0)), ("even", "slow at c")),
+    (
+        MultiSiteJob(0, 0, 1, 2, 2),
+        MultiSiteJob(1, 0, 2, 2, 2, job_class=1),
+        MultiSiteJob(2, 3, 1, 1, 1),
+        MultiSiteJob(3, 3, 1, 1, 1),
+    ),
+)
+STOPPED_PROCS = (
+    (Site("a", 1), Site("b", 2), Site("c", 1), Site("d", 2)),
+    RuntimeMatrix(((1.5, 1.0, 1.0, 2.0),), ("x",)),
+    (MultiSiteJob(0, 0, 1, 1, 1), MultiSiteJob(1, 0, 2, 1, 1), MultiSiteJob(2, 2, 1, 1, 1)),
+)
+SLOWER_BY_LOAD = CONSERVATIVE_MR_SLOWER.with_copies(2, "load")
+
+
+def test_a_stopped_copy_leaves_its_sites_load_at_once() -> None:
+    """Two cases, checked against the load the checker recomputes from the log.
+
+    1. Job 1 (2 processors, twice as slow at c) starts at c at 0 and keeps its copy at
+       a, due at 2 when job 0 ends there; at 2 it restarts at a (a tie keeps the ready
+       copy) and is stopped at c. At 3 c is idle (load 0, as b; a: 1): job 2 goes to b
+       and c, then job 3 to c (load 1/2) and a, where it starts at 3. Were the stopped
+       copy's planned end still counted at c, c would read 4: job 3 would go to a and b
+       and start at 4.
+    2. Job 1 (2 processors) runs at d (twice as slow) from 0, its faster copy waiting at
+       b; at 1 it restarts at b and is stopped at d. At 2 every site is idle (load 0):
+       job 2 goes to a and b (the lowest indices) and starts at b. Were the stopped
+       copy's processors still counted at d, d would read -2: job 2 would go to a and d,
+       and run at a (slower) to 3.5.
+    """
+    one = check(STOPPED_WORK, SLOWER_BY_LOAD)
+    cancels = [e for e in one.record.events if e.kind.value == "cancel"]
+    assert [(e.job, site_of(e.place, one.offsets), e.time) for e in cancels] == [(1, 2, 2.0)]
+    assert {x[0]: (x[1], x[2]) for x in one.executions() if x[0] >= 2} == {2: (1, 3), 3: (2, 3)}
+    two = check(STOPPED_PROCS, SLOWER_BY_LOAD)
+    assert [(x[0], x[1], x[5]) for x in sorted(two.executions())][1:3] == [
+        (1, 1, True),
+        (1, 3, False),
+    ]
+    assert [x[1:4] for x in two.executions() if x[0] == 2] == [(1, 2, 3.0)]
 
 
 # -- every decision, every policy ----------------------------------------------------------
