@@ -238,27 +238,31 @@ def test_a_slice_that_can_finish_within_the_grace_completes() -> None:
 # -- check_priority_wait ---------------------------------------------------------------------
 
 
-def test_a_job_waits_for_no_more_slices_than_the_work_ahead_needs() -> None:
-    """MFS bound: job 2 (1 s of work, MF = 0, Q r = 1) needs one slice; job 1 waits behind
-    three of its slices (each cut short): more than 1 + ceil(1 / 1) = 2."""
+def behind(slices: Sequence[tuple[float, float]], start: float) -> RunRecord:
+    """One node: job 1 waits from 0 behind job 2 (1 s of work, MF = 0, in `slices`), then
+    runs its own 1 s from `start`."""
     jobs = [PoolJob.cpu_bound(1, 0, 1), PoolJob.cpu_bound(2, 0, 1)]
-    log = [
-        JobEvent(0, 2, EventKind.SUBMIT),
-        JobEvent(0, 2, EventKind.ASSIGN, (0,), task=0),
-        JobEvent(0, 1, EventKind.SUBMIT),
-        JobEvent(0, 1, EventKind.ASSIGN, (0,), task=0),
-    ]
-    for begin, end in ((0, 0.3), (0.3, 0.6), (0.6, 1.0)):
+    log = []
+    for j in (2, 1):
+        log += [JobEvent(0, j, EventKind.SUBMIT), JobEvent(0, j, EventKind.ASSIGN, (0,), task=0)]
+    for begin, end in slices:
         log.append(JobEvent(begin, 2, EventKind.START, (0,), task=0))
-        closing = EventKind.COMPLETE if end == 1.0 else EventKind.PREEMPT
+        closing = EventKind.COMPLETE if end == slices[-1][1] else EventKind.PREEMPT
         log.append(JobEvent(end, 2, closing, (0,), task=0))
     log += [
-        JobEvent(1.0, 2, EventKind.COMPLETE),
-        JobEvent(1.0, 1, EventKind.START, (0,), task=0),
-        JobEvent(2.0, 1, EventKind.COMPLETE, (0,), task=0),
-        JobEvent(2.0, 1, EventKind.COMPLETE),
+        JobEvent(slices[-1][1], 2, EventKind.COMPLETE),
+        JobEvent(start, 1, EventKind.START, (0,), task=0),
+        JobEvent(start + 1, 1, EventKind.COMPLETE, (0,), task=0),
+        JobEvent(start + 1, 1, EventKind.COMPLETE),
     ]
-    record = RunRecord.from_log("mfs", jobs, log, capacity=1)
+    return RunRecord.from_log("mfs", jobs, log, capacity=1)
+
+
+def test_a_job_waits_for_no_more_slices_than_the_work_ahead_needs() -> None:
+    """MFS bound: job 2 (1 s of work, Q r = 1) needs one slice; job 1 waits behind three of
+    its slices (each cut short): more than 1 + ceil(1 / 1) = 2."""
+    check_priority_wait(behind([(0, 1.0)], 1.0), [PoolNode()], quantum=1, grace=1.1)
+    record = behind([(0, 0.3), (0.3, 0.6), (0.6, 1.0)], 1.0)
     with pytest.raises(AssertionError, match=r"waited 3 slices on node 0 .* more than the 2"):
         check_priority_wait(record, [PoolNode()], quantum=1, grace=1.1)
 
@@ -266,22 +270,8 @@ def test_a_job_waits_for_no_more_slices_than_the_work_ahead_needs() -> None:
 def test_a_job_waits_no_longer_than_the_work_ahead_takes() -> None:
     """MFS bound: job 2's one slice of 1 s is all that is ahead of job 1, which may wait
     g Q + 1 = 2.1 s at most; here the node idles from 1 to 5 while job 1 waits."""
-    jobs = [PoolJob.cpu_bound(1, 0, 1), PoolJob.cpu_bound(2, 0, 1)]
-    log = [
-        JobEvent(0, 2, EventKind.SUBMIT),
-        JobEvent(0, 2, EventKind.ASSIGN, (0,), task=0),
-        JobEvent(0, 1, EventKind.SUBMIT),
-        JobEvent(0, 1, EventKind.ASSIGN, (0,), task=0),
-        JobEvent(0, 2, EventKind.START, (0,), task=0),
-        JobEvent(1, 2, EventKind.COMPLETE, (0,), task=0),
-        JobEvent(1, 2, EventKind.COMPLETE),
-        JobEvent(5, 1, EventKind.START, (0,), task=0),
-        JobEvent(6, 1, EventKind.COMPLETE, (0,), task=0),
-        JobEvent(6, 1, EventKind.COMPLETE),
-    ]
-    record = RunRecord.from_log("mfs", jobs, log, capacity=1)
-    with pytest.raises(AssertionError, match=r"waited 5 s on node 0 from t=0, more than g\*Q"):
-        check_priority_wait(record, [PoolNode()], quantum=1, grace=1.1)
+    with pytest.raises(AssertionError, match=r"waited 5\.0 s on node 0 from t=0, more than g\*Q"):
+        check_priority_wait(behind([(0, 1.0)], 5.0), [PoolNode()], quantum=1, grace=1.1)
 
 
 # -- check_dispatch_order --------------------------------------------------------------------
