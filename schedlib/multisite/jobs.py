@@ -170,7 +170,7 @@ def exact_requested_times(
     Examples
     --------
     >>> f = (35.6 / 24.2, 1.0)
-    >>> 4 / (4 * f[0]) == 6 / (6 * f[0])  # float products round apart
+    >>> Fraction(4) / Fraction(4 * f[0]) == Fraction(6) / Fraction(6 * f[0])  # rounded apart
     False
     >>> a = exact_requested_times(MultiSiteJob(0, 0, 1, 4, 4), f)
     >>> b = exact_requested_times(MultiSiteJob(1, 0, 1, 6, 1), f)
