@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from fractions import Fraction
 
 import attrs
 
@@ -47,6 +48,7 @@ __all__ = [
     "LINK_MBPS",
     "SHIFT",
     "MultiSiteJob",
+    "exact_requested_times",
     "multisite_workload",
     "scaled",
     "transfer_time",
@@ -129,6 +131,60 @@ def transfer_time(data_mb: float, mbps: float = LINK_MBPS) -> Time:
     """
     require(mbps, "mbps", greater_than=0)
     return 8.0 * data_mb / mbps
+
+
+def exact_requested_times(
+    job: MultiSiteJob, factors: Sequence[float], *, mbps: float | None = None
+) -> tuple[Fraction, ...]:
+    """The job's requested time at each site, computed exactly from its inputs.
+
+    Parameters
+    ----------
+    job
+        The job: its requested time $d_j$ on the reference machine, its origin
+        and its data size $D_j$.
+    factors
+        Its class's runtime factor $f_{c,s}$ at each site (a row of the
+        [`RuntimeMatrix`][schedlib.multisite.sites.RuntimeMatrix]).
+    mbps
+        The network rate $B$ when the job's data moves (`transfer=True`);
+        `None`: no transfer.
+
+    Returns
+    -------
+    tuple of Fraction
+        $d_{j,s} = d_j f_{c,s}$, plus $8 D_j / B$ at every site but its origin
+        when `mbps` is given, in rational arithmetic on the stored numbers.
+
+    Notes
+    -----
+    The simulation runs on the float times `requested_time * f + transfer`;
+    this is what the efficacy priority compares (§6: "in the case of identical
+    efficacies the secondary priority will be FCFS"). Without transfer the
+    efficacy $\\min_{s'} d_{j,s'} / d_{j,s} = \\min_{s'} f_{c,s'} / f_{c,s}$
+    does not depend on $d_j$: jobs of one class sent to the same sites are
+    equal, which the ratio of two float products, each rounded its own way,
+    is not (see the Multi-site page, "The formulas"). Complexity: $O(N)$ for
+    $N$ sites.
+
+    Examples
+    --------
+    >>> f = (35.6 / 24.2, 1.0)
+    >>> Fraction(4) / Fraction(4 * f[0]) == Fraction(6) / Fraction(6 * f[0])  # rounded apart
+    False
+    >>> a = exact_requested_times(MultiSiteJob(0, 0, 1, 4, 4), f)
+    >>> b = exact_requested_times(MultiSiteJob(1, 0, 1, 6, 1), f)
+    >>> a[1] / a[0] == b[1] / b[0]
+    True
+    >>> exact_requested_times(MultiSiteJob(2, 0, 1, 10, 10, data_mb=500), (1.0, 2.0), mbps=10)
+    (Fraction(10, 1), Fraction(420, 1))
+    """
+    d = Fraction(job.requested_time)
+    moved = Fraction(0)
+    if mbps is not None:
+        require(mbps, "mbps", greater_than=0)
+        moved = 8 * Fraction(job.data_mb) / Fraction(mbps)
+    return tuple(d * Fraction(f) + (0 if s == job.origin else moved) for s, f in enumerate(factors))
 
 
 def multisite_workload(

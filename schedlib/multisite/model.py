@@ -68,7 +68,7 @@ from schedlib.multisite.formulas import (
     makespan,
     raw_utilisation,
 )
-from schedlib.multisite.jobs import LINK_MBPS, MultiSiteJob, transfer_time
+from schedlib.multisite.jobs import LINK_MBPS, MultiSiteJob, exact_requested_times, transfer_time
 from schedlib.multisite.policies import (
     POLICIES,
     MetaPolicy,
@@ -290,12 +290,14 @@ class MultiSiteModel:
             ]
         wanted = self.policy.copies if self.policy.copies is not None else len(self.sites)
         chosen = sorted(least_sites(values, wanted))
-        best = min(estimates[s] for s in chosen)
         by_efficacy = self.policy.priority == "efficacy"
+        # From exact inputs: equal efficacies are equal, and FCFS decides among them (§6).
+        exact = self.exact_estimates(job) if by_efficacy else ()
+        best = min(exact[s] for s in chosen) if by_efficacy else Fraction(1)
         core.copies[job.id] = {}
         for s in chosen:
             site = core.sites[s]
-            ratio = Fraction(best) / Fraction(estimates[s]) if by_efficacy else 1
+            ratio = best / exact[s] if by_efficacy else 1
             key = queue_key(job.submit, job.id, ratio, self.policy.priority)
             at = bisect_right(site.keys, key)
             site.keys.insert(at, key)
@@ -310,6 +312,13 @@ class MultiSiteModel:
             core.dirty.add(s)
             if self.reserve_on_arrival and site.book is not None:
                 plan_site(self, core, site, now)  # its reservation now (it starts at the pass)
+
+    def exact_estimates(self, job: MultiSiteJob) -> tuple[Fraction, ...]:
+        """`job`'s requested time at each site, exactly
+        ([`exact_requested_times`][schedlib.multisite.jobs.exact_requested_times]): what
+        its efficacy is computed from."""
+        factors = self.matrix.factors[job.job_class]
+        return exact_requested_times(job, factors, mbps=self.mbps if self.transfer else None)
 
     def completion_if_sent(self, site: SiteCore, procs: int, estimate: Time, now: Time) -> Time:
         """The completion time `site` would promise a job sent to it now (a query, §7).
@@ -393,6 +402,10 @@ class MultiSiteRun:
         asks for, data transfer included).
     events
         Engine events handled.
+    matrix
+        The runtime matrix the run used (`None` for a run built by hand).
+    mbps
+        The network rate when data moved (`transfer=True`), else `None`.
     """
 
     record: RunRecord
@@ -403,6 +416,25 @@ class MultiSiteRun:
     efficacies: Mapping[JobId, tuple[float, ...]]
     estimates: Mapping[JobId, tuple[Time, ...]]
     events: int
+    matrix: RuntimeMatrix | None = None
+    mbps: float | None = None
+
+    def exact_estimates(self) -> dict[JobId, tuple[Fraction, ...]]:
+        """Job -> its requested time at each site from exact inputs: what efficacy compares.
+
+        [`exact_requested_times`][schedlib.multisite.jobs.exact_requested_times] of
+        each job with the run's matrix (and network rate, when data moved); for a
+        run without its matrix, the float `estimates` read as exact rationals.
+        Complexity: $O(J N)$ fraction products for $J$ jobs and $N$ sites.
+        """
+        if self.matrix is None:
+            return {j: tuple(Fraction(d) for d in ds) for j, ds in self.estimates.items()}
+        factors = self.matrix.factors
+        return {
+            job.id: exact_requested_times(job, factors[job.job_class], mbps=self.mbps)
+            for job in self.record.workload
+            if isinstance(job, MultiSiteJob)
+        }
 
     def executions(self) -> list[tuple[JobId, int, Time, Time, int, bool]]:
         """Every execution: `(job, site, start, end, procs, completed)`; `completed` is
@@ -554,4 +586,6 @@ def simulate_multisite(
         efficacies,
         model.estimates,
         trace.events,
+        model.matrix,
+        model.mbps if model.transfer else None,
     )

@@ -296,9 +296,10 @@ def queue_key(
 
     FCFS: `(0, submit, id)`; efficacy: `(-efficacy, submit, id)` — highest
     efficacy first, then FCFS, then id. The model passes the efficacy as an
-    exact ratio (a `Fraction` of the two float times), so that jobs of equal
-    efficacy tie and fall back to FCFS: two float quotients of equal ratios
-    can differ in their last bit.
+    exact ratio (a `Fraction`) of requested times computed exactly from the
+    inputs ([`exact_requested_times`][schedlib.multisite.jobs.exact_requested_times]),
+    so that jobs of equal efficacy tie and fall back to FCFS: the quotient of
+    two float products, each rounded its own way, can differ in its last bits.
 
     References
     ----------

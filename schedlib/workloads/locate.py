@@ -4,7 +4,7 @@ The reproductions read named real traces (`sdsc`, `ctc`) from a traces folder,
 looked up the way a user expects, in this order:
 
 1. the folder given explicitly (`--traces DIR`);
-2. `$SCHEDLIB_TRACES`;
+2. `$SCHEDLIB_TRACES` (set to an empty value, it counts as unset);
 3. `./shared/traces`, then `../shared/traces`, relative to the **working
    directory** (a clone beside the project's `shared` folder), never relative to
    where the package is installed.

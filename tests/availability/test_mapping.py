@@ -502,3 +502,16 @@ def test_a_job_whose_end_rounds_onto_the_down_time_is_not_assigned() -> None:
     assert map_pgs(snap) == MappingDecision((), (3,))
     with pytest.raises(AssertionError, match=r"(?s)job 3 .* goes down at 845969\.2945"):
         check_time_left(snap, MappingDecision((Assignment(3, 0),)))
+
+
+def test_a_job_as_long_as_the_largest_time_left_rounded_is_still_placed() -> None:
+    """Phase 2 skips a job longer than the largest tl; equal is not longer. Resource 0 is
+    down at 29.3 and busy until 6.9: tl rounds to 22.4 exactly the job's estimate, yet it
+    fits (exactly, and as the simulation sums it: 6.9 + 22.4 < 29.3). The skip must
+    compare `estimate <= most`, both sides rounded the same way, and place it."""
+    view = ResourceView(0, 29.3, PendingJob(5, 6.9), 0)
+    assert 29.3 - 6.9 == 22.4 and 6.9 + 22.4 < 29.3
+    assert Fraction(6.9) + Fraction(22.4) < Fraction(29.3)
+    snap = SchedulerSnapshot(1, (view,), regular=(PendingJob(1, 22.4),))
+    assert map_pgs(snap) == reference_pgs(snap) == MappingDecision((Assignment(1, 0),))
+    check_time_left(snap, map_pgs(snap))

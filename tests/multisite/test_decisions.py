@@ -14,6 +14,7 @@ catch (the mutants of `benchmarks/mutants.py`).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -34,6 +35,7 @@ from schedlib.multisite import (
     policies,
     scheduling_pass,
     simulate_multisite,
+    site_of,
 )
 from schedlib.multisite import model as model_module
 from schedlib.multisite.state import SiteCore
@@ -198,8 +200,8 @@ def test_queue_order_checker_fails_when_efficacy_counts_every_site(
 ) -> None:
     everywhere = mutant(
         model_module.MultiSiteModel._submit_job,
-        "best = min(estimates[s] for s in chosen)",
-        "best = min(estimates)",
+        "best = min(exact[s] for s in chosen)",
+        "best = min(exact)",
     )
     patch.setattr(model_module.MultiSiteModel, "_submit_job", everywhere)
     result = run(ONE_COPY, EFFICACY.with_copies(1, "load"), reserve=False)
@@ -358,6 +360,149 @@ def test_queue_order_checker_fails_on_a_last_come_first_served_queue(
         result = run((sites, RuntimeMatrix(((1.0,),), ("x",)), jobs), policy, reserve=False)
         with pytest.raises(AssertionError, match=match):
             check_queue_priority(result.record, estimates=result.estimates)
+
+
+# The issue's minimal case (preset `EFFICACY`): two sites of one processor, one class with
+# factors (35.6 / 24.2, 1), three one-processor jobs at t = 3. Every job has efficacy 1 at
+# site 1 and 1 / f at site 0, exactly; the quotients of the float products d * f do not
+# agree (job 1's requested time 6 * f rounds differently from 4 * f).
+F = 35.6 / 24.2
+EFFICACY_TIE = (
+    (Site("a", 1), Site("b", 1)),
+    RuntimeMatrix(((F, 1.0),), ("x",)),
+    (MultiSiteJob(0, 3, 1, 4, 4), MultiSiteJob(1, 3, 1, 6, 1), MultiSiteJob(2, 3, 1, 4, 3)),
+)
+
+
+def exact_times(instance: Instance) -> dict[int, list[Fraction]]:
+    """Each job's requested time at each site, d * f in rational arithmetic (the test's own)."""
+    _, matrix, jobs = instance
+    return {
+        j.id: [Fraction(j.requested_time) * Fraction(f) for f in matrix.factors[j.job_class]]
+        for j in jobs
+    }
+
+
+def test_equal_efficacies_are_served_first_come_first_served() -> None:
+    """§6: "in the case of identical efficacies the secondary priority will be FCFS".
+
+    Job 0 starts at site 1 at t = 3 (done by 7, before 3 + 4f at site 0); its copy at
+    site 0 goes, and site 0 compresses its queue: jobs 1 and 2 have the same efficacy
+    there (1 / f), so job 1, first come, starts at t = 3 and ends at 3 + f = 4.47; job
+    2 follows at 4.47. Ordered by the float quotients, job 2 went first and job 1 ran
+    at site 1 from 7.
+    """
+    exact = exact_times(EFFICACY_TIE)
+    assert exact[1][1] / exact[1][0] == exact[2][1] / exact[2][0]  # equal exactly
+    assert Fraction(6.0) / Fraction(6 * F) != Fraction(4.0) / Fraction(4 * F)  # not as floats
+    result = check(EFFICACY_TIE, EFFICACY)
+    assert sorted(x[:4] for x in result.executions()) == [
+        (0, 1, 3, 7.0),
+        (1, 0, 3, 3 + F),
+        (2, 0, 3 + F, 3 + F + 3 * F),
+    ]
+    assert result.exact_estimates() == {j: tuple(ds) for j, ds in exact.items()}
+
+
+def test_queue_order_checker_fails_on_the_float_noise_order(patch: pytest.MonkeyPatch) -> None:
+    """The checker recomputes efficacy from exact inputs: the order the float quotients
+    gave (job 2 before job 1 at site 0) is reported, by the checker given the exact
+    times and by `check_multisite_run` (which asks the run for them)."""
+
+    def from_floats(self: model_module.MultiSiteModel, job: MultiSiteJob) -> tuple[Fraction, ...]:
+        """BROKEN: the efficacy of the float products (the old rule)."""
+        return tuple(Fraction(d) for d in self.estimates[job.id])
+
+    patch.setattr(model_module.MultiSiteModel, "exact_estimates", from_floats)
+    result = run(EFFICACY_TIE, EFFICACY)
+    assert sorted(x[:3] for x in result.executions())[1] == (1, 1, 7.0)  # the old order
+    check_queue_priority(result.record, estimates=result.estimates)  # floats: consistent
+    reported = (
+        r"site 0 at t=3: job 1 kept its reservation at 8\.88.*earliest fit in queue order is 3"
+    )
+    with pytest.raises(AssertionError, match=reported):
+        check_queue_priority(
+            result.record, estimates=result.estimates, exact_estimates=exact_times(EFFICACY_TIE)
+        )
+    with pytest.raises(AssertionError, match=reported):
+        check_multisite_run(result, tolerance=0)
+
+
+def test_equal_efficacies_with_transfer_are_served_first_come_first_served() -> None:
+    """§7 with transfer: the requested time away from the origin is d * f + 8 D / B. Jobs
+    0-2 come from site 1 with D = 1.25 d MB at 10 Mbit/s, so at site 0 each asks for
+    d (f + 1) and has efficacy 1 / (f + 1) exactly (from the float products and the float
+    transfer times they differ). Job 0 starts at site 1; site 0 compresses its queue in
+    FCFS order among equals: job 1 at 3, job 2 behind it (job 1 is then dropped there:
+    site 1 completes it earlier, at 13)."""
+    sites, matrix, _ = EFFICACY_TIE
+    jobs = tuple(
+        MultiSiteJob(i, 3, 1, d, r, origin=1, data_mb=1.25 * d)
+        for i, (d, r) in enumerate(((4, 4), (6, 1), (4, 3)))
+    )
+    result = simulate_multisite(
+        jobs, sites, EFFICACY, matrix=matrix, transfer=True, mbps=10.0, log_reservations=True
+    )
+    floats = result.estimates
+    assert Fraction(floats[1][1]) / Fraction(floats[1][0]) != Fraction(floats[2][1]) / Fraction(
+        floats[2][0]
+    )
+    exact = result.exact_estimates()
+    assert exact[1][1] / exact[1][0] == exact[2][1] / exact[2][0] == 1 / (Fraction(F) + 1)
+    check_multisite_run(result, tolerance=0)
+    events = result.record.events
+    started = next(i for i, e in enumerate(events) if e.kind.value == "start")
+    replanned = [
+        (e.job, e.at) for e in events[started:] if e.kind.value == "reserve" and e.place == (0,)
+    ]
+    assert replanned[:2] == [(1, 3), (2, 3 + floats[1][0])]
+
+
+# Cancel-slower with sites chosen by load (§4, §5): a running copy stopped for a faster one
+# gives its processors back to its site's instantaneous load at once.
+STOPPED_WORK = (
+    (Site("a", 2), Site("b", 1), Site("c", 2)),
+    RuntimeMatrix(((1.0, 1.0, 1.0), (1.0, 1.0, 2.0)), ("even", "slow at c")),
+    (
+        MultiSiteJob(0, 0, 1, 2, 2),
+        MultiSiteJob(1, 0, 2, 2, 2, job_class=1),
+        MultiSiteJob(2, 3, 1, 1, 1),
+        MultiSiteJob(3, 3, 1, 1, 1),
+    ),
+)
+STOPPED_PROCS = (
+    (Site("a", 1), Site("b", 2), Site("c", 1), Site("d", 2)),
+    RuntimeMatrix(((1.5, 1.0, 1.0, 2.0),), ("x",)),
+    (MultiSiteJob(0, 0, 1, 1, 1), MultiSiteJob(1, 0, 2, 1, 1), MultiSiteJob(2, 2, 1, 1, 1)),
+)
+SLOWER_BY_LOAD = CONSERVATIVE_MR_SLOWER.with_copies(2, "load")
+
+
+def test_a_stopped_copy_leaves_its_sites_load_at_once() -> None:
+    """Two cases, checked against the load the checker recomputes from the log.
+
+    1. Job 1 (2 processors, twice as slow at c) starts at c at 0 and keeps its copy at
+       a, due at 2 when job 0 ends there; at 2 it restarts at a (a tie keeps the ready
+       copy) and is stopped at c. At 3 c is idle (load 0, as b; a: 1): job 2 goes to b
+       and c, then job 3 to c (load 1/2) and a, where it starts at 3. Were the stopped
+       copy's planned end still counted at c, c would read 4: job 3 would go to a and b
+       and start at 4.
+    2. Job 1 (2 processors) runs at d (twice as slow) from 0, its faster copy waiting at
+       b; at 1 it restarts at b and is stopped at d. At 2 every site is idle (load 0):
+       job 2 goes to a and b (the lowest indices) and starts at b. Were the stopped
+       copy's processors still counted at d, d would read -2: job 2 would go to a and d,
+       and run at a (slower) to 3.5.
+    """
+    one = check(STOPPED_WORK, SLOWER_BY_LOAD)
+    cancels = [e for e in one.record.events if e.kind.value == "cancel"]
+    assert [(e.job, site_of(e.place, one.offsets), e.time) for e in cancels] == [(1, 2, 2.0)]
+    assert {x[0]: (x[1], x[2]) for x in one.executions() if x[0] >= 2} == {2: (1, 3), 3: (2, 3)}
+    two = check(STOPPED_PROCS, SLOWER_BY_LOAD)
+    assert [(x[0], x[1], x[5]) for x in sorted(two.executions())][1:3] == [
+        (1, 1, True),
+        (1, 3, False),
+    ]
+    assert [x[1:4] for x in two.executions() if x[0] == 2] == [(1, 2, 3.0)]
 
 
 # -- every decision, every policy ----------------------------------------------------------

@@ -266,10 +266,14 @@ def test_equal_loads_tie_exactly_whatever_the_float_times() -> None:
 
 
 def test_jobs_of_equal_efficacy_keep_their_fcfs_order_whatever_the_float_quotients() -> None:
-    """At site a all three jobs have efficacy 16.3/17.7 in real arithmetic: FCFS order.
+    """At site a all three jobs have efficacy f_b = 16.3/17.7: FCFS order 0, 1, 2.
 
-    Their float quotients `(d f_b) / (d f_a)` differ in the last bit with `d` (5 and 19
-    here), which put job 2 ahead of job 1 at a when the key was the float quotient.
+    Computed from exact inputs (`d * f` as fractions) the three efficacies are equal.
+    Their float products `d f_b` round differently with `d` (5 and 19 here): as the ratio
+    of the rounded products (even compared exactly) job 2's efficacy at a came out above
+    jobs 0 and 1's, so job 2 went first there and started at a at 0. In FCFS order, job 0
+    is dropped at a (b completes it earlier) and starts at b; a moves job 1 up, and it
+    starts there at 0; job 2 follows job 0 at b.
     """
     matrix = RuntimeMatrix(((1.0, 16.3 / 17.7),), ("IS-8 at the SGI and the Cray",))
     jobs = [
@@ -283,8 +287,8 @@ def test_jobs_of_equal_efficacy_keep_their_fcfs_order_whatever_the_float_quotien
     check_multisite_run(run)
     assert [(o.job, o.start, o.place[0]) for o in run.record.outcomes] == [
         (0, 0, 4),
-        (1, 5 * 16.3 / 17.7, 4),
-        (2, 0, 0),
+        (1, 0, 0),
+        (2, 5 * 16.3 / 17.7, 4),
     ]
 
 

@@ -17,7 +17,9 @@ and the library's documented tie and same-instant rules:
   their planned ends, the reservations held - plus the requested time there; EASY
   sites: the earliest start behind the running jobs). Each copy joins its site's
   queue at key `(-efficacy, submit, id)` (efficacy priority: best requested time over
-  the chosen sites / the one here) or `(0, submit, id)` (FCFS); with
+  the chosen sites / the one here, each requested time $d \\cdot f$ computed exactly
+  from the job's $d$ and its class's factors, so that equal efficacies tie and FCFS
+  decides, §6) or `(0, submit, id)` (FCFS); with
   `reserve_on_arrival` (the default) a conservative site gives it its earliest fit at
   once, so that the next job's queries see it.
 - **The pass** (once per instant, after completions and arrivals; again after
@@ -112,6 +114,10 @@ class Reference:
             j.id: [j.requested_time * f for f in matrix.factors[j.job_class]] for j in jobs
         }
         self.actual = {j.id: [j.runtime * f for f in matrix.factors[j.job_class]] for j in jobs}
+        self.exact = {  # d * f in rational arithmetic, for the efficacy
+            j.id: [Fraction(j.requested_time) * Fraction(f) for f in matrix.factors[j.job_class]]
+            for j in jobs
+        }
         n = len(sites)
         self.queue: list[list[Copy]] = [[] for _ in range(n)]
         self.running: list[list[Running]] = [[] for _ in range(n)]
@@ -209,10 +215,10 @@ class Reference:
         k = self.policy.copies or len(self.size)
         ranked = sorted((v, s) for s, v in enumerate(values) if v != math.inf)
         chosen = sorted(s for _, s in ranked[:k])
-        best = min(self.requested[job.id][s] for s in chosen)
+        best = min(self.exact[job.id][s] for s in chosen)
         for s in chosen:
             here = self.requested[job.id][s]
-            efficacy = Fraction(best) / Fraction(here)  # exact: equal ratios tie
+            efficacy = best / self.exact[job.id][s]  # exact inputs: equal efficacies tie
             first = -efficacy if self.policy.priority == "efficacy" else Fraction(0)
             copy = Copy(job, (first, job.submit, job.id), here)
             keys = [c.key for c in self.queue[s]]
@@ -419,6 +425,14 @@ WINDOW_EQUALITY = (
     RuntimeMatrix(((1.0,),), ("x",)),
     (MultiSiteJob(0, NOW, 3, D, D), MultiSiteJob(1, NOW, 4, D, D), MultiSiteJob(2, NOW, 2, D, D)),
 )
+# The issue's minimal case (preset `EFFICACY`): jobs 0-2 of one class at t = 3 have equal
+# efficacies at site 0 (1 / f), which the quotients of the float products d * f do not;
+# FCFS among equals starts job 1 there at t = 3.
+EFFICACY_TIE = (
+    (Site("a", 1), Site("b", 1)),
+    RuntimeMatrix(((35.6 / 24.2, 1.0),), ("x",)),
+    (MultiSiteJob(0, 3, 1, 4, 4), MultiSiteJob(1, 3, 1, 6, 1), MultiSiteJob(2, 3, 1, 4, 3)),
+)
 SPREAD = multisite_instances(max_jobs=8, max_submit=30, runtimes="any")
 
 
@@ -427,6 +441,7 @@ SPREAD = multisite_instances(max_jobs=8, max_submit=30, runtimes="any")
 @settings(max_examples=40)
 @given(BUSY)
 @example(ENDED_EARLY)
+@example(EFFICACY_TIE)
 def test_every_execution_and_message_matches_the_reference(
     policy: MetaPolicy, reserve: bool, instance: Any
 ) -> None:
@@ -450,8 +465,15 @@ FLOAT = multisite_instances(max_sites=3, max_processors=4, max_jobs=10, max_subm
 @settings(max_examples=60)
 @given(FLOAT)
 @example(WINDOW_EQUALITY)
+@example(EFFICACY_TIE)
 def test_float_times_match_the_reference(policy: MetaPolicy, instance: Any) -> None:
     """The paper's Table 1 factors make every time a float; comparisons as the paper
     writes them (`t + d <= S`) must still give the same schedule. (Every site gets a
     copy here: no load is compared, whose float sums may round differently.)"""
     assert library(instance, policy) == reference(instance, policy)
+
+
+def test_the_reference_serves_equal_efficacies_fcfs() -> None:
+    """The reference itself on the minimal case: job 1 at site 0 from t = 3 (not job 2)."""
+    executions, _ = reference(EFFICACY_TIE, EFFICACY)
+    assert [x[:3] for x in executions] == [(0, 1, 3), (1, 0, 3), (2, 0, 3 + 35.6 / 24.2)]

@@ -27,7 +27,12 @@ from schedlib.preemption.migration import (
     queue_load,
     queue_load_vector,
 )
-from schedlib.preemption.priority import overtake_delay, overtake_window, priority
+from schedlib.preemption.priority import (
+    ExactPriority,
+    overtake_delay,
+    overtake_window,
+    priority,
+)
 from schedlib.preemption.resources import GridJob, GridNode, fits, normalised, subtract
 from schedlib.preemption.state import JobProgress, contender, exact_priority, resumed, waiting
 from schedlib.preemption.topology import (
@@ -319,3 +324,21 @@ def test_exact_ties_are_seen_where_floats_differ() -> None:
         return ea == exact_priority(b, now, speed, alpha, beta) and pa != pb
 
     hypothesis.find(near_ties(), float_wrong, settings=settings(max_examples=2000, database=None))
+
+
+def test_a_near_tie_is_widened_by_the_slack_of_both_priorities() -> None:
+    """`ExactPriority`: floats further apart than the *sum* of the two slacks decide, closer
+    ones are compared exactly. Here P = 0.3 (the float) exactly in both: one priority was
+    computed exactly (slack 0), the other in floats as 0.1 + 0.2 (slack 1e-15). They are
+    equal whichever side asks, though the floats differ by more than the first one's
+    slack alone."""
+    exact = Fraction(0.3)
+    a = ExactPriority(0.3, 0.0, lambda: exact)
+    b = ExactPriority(0.1 + 0.2, 1e-15, lambda: exact)
+    assert float(a) != float(b) and abs(float(a) - float(b)) <= 1e-15
+    assert (a == b, b == a, a != b, a < b, b < a, a > b, b > a) == (
+        True, True, False, False, False, False, False,
+    )  # fmt: skip
+    assert a <= b and a >= b and b <= a and b >= a
+    assert sorted([b, a]) == [b, a] and sorted([a, b]) == [a, b]  # equal: stable order
+    assert -a == -b

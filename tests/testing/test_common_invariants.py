@@ -108,3 +108,15 @@ def test_checkers_import_without_hypothesis_and_strategies_name_the_extra() -> N
     assert lines[0] == "checkers ok"
     assert len(lines) == 3
     assert all("pip install '.[test]' from a clone" in line for line in lines[1:])
+
+
+def test_a_job_id_appears_once_in_the_workload() -> None:
+    twice = RunRecord.from_log("x", [*JOBS, Job(1, 1, 1, 5, 5)], GOOD, capacity=3)
+    with pytest.raises(AssertionError, match="job id 1 appears twice in the workload"):
+        check_every_job_accounted(twice)
+
+
+def test_a_job_is_submitted_once() -> None:
+    again = [*GOOD[:2], JobEvent(0, 1, K.SUBMIT), *GOOD[2:]]
+    with pytest.raises(AssertionError, match=r"job 1 is submitted twice \(t=0\)"):
+        check_lifecycle(record(*again))

@@ -499,11 +499,16 @@ class _Sites:
     """
 
     def __init__(
-        self, record: RunRecord, sizes: Sequence[int], estimates: Mapping[JobId, Sequence[Time]]
+        self,
+        record: RunRecord,
+        sizes: Sequence[int],
+        estimates: Mapping[JobId, Sequence[Time]],
+        exact: Mapping[JobId, Sequence[Fraction]] | None = None,
     ) -> None:
         self.sizes = tuple(sizes)
         self.offsets = site_offsets(self.sizes)
         self.estimates = estimates
+        self.exact = exact
         self.procs = {j.id: j.procs for j in record.workload}
         self.submit = {j.id: j.submit for j in record.workload}
         n = len(self.sizes)
@@ -599,12 +604,14 @@ class _Sites:
     def key(self, site: int, job: JobId, priority: str) -> tuple[Fraction, Time, JobId]:
         """The copy's place in the site's queue: `(-efficacy or 0, submit, id)` (§6).
 
-        The efficacy is the exact ratio of the two float times: equal ratios tie.
+        The efficacy is the exact ratio of the requested times: the exact ones when
+        given (equal efficacies tie), else the float ones read as rationals.
         """
         first = Fraction(0)
         if priority == "efficacy":
-            best = min(self.estimates[job][s] for s in self.assigned[job])
-            first = -(Fraction(best) / Fraction(self.estimates[job][site]))
+            times = self.exact[job] if self.exact is not None else self.estimates[job]
+            best = min(Fraction(times[s]) for s in self.assigned[job])
+            first = -(best / Fraction(times[site]))
         return (first, self.submit[job], job)
 
 
@@ -851,14 +858,18 @@ def check_queue_priority(
     estimates: Mapping[JobId, Sequence[Time]],
     sites: Sequence[int] | None = None,
     tolerance: float = 1e-9,
+    exact_estimates: Mapping[JobId, Sequence[Fraction]] | None = None,
 ) -> None:
     """Each site serves its queue in priority order: FCFS, or efficacy then FCFS (§2, §6).
 
     A copy's key at site $s$ is $(-E_{j,s}, \\text{submit}, \\text{id})$ under
     efficacy priority, $E_{j,s} = \\min_{s'} d_{j,s'} / d_{j,s}$ over the sites
     $s'$ the job was sent to (§7: relative to them), and $(0, \\text{submit},
-    \\text{id})$ under FCFS. Read from the `RESERVE` entries
-    (`log_reservations=True`):
+    \\text{id})$ under FCFS. The efficacy is compared exactly, from
+    `exact_estimates` when given (each $d_{j,s}$ computed exactly from the inputs,
+    e.g. `Fraction(d) * Fraction(f)`: then equal efficacies tie and FCFS must
+    decide, §6), else from the float `estimates` read as rationals. Read from the
+    `RESERVE` entries (`log_reservations=True`):
 
     - conservative sites: the reservations one plan makes or moves (a run of
       `RESERVE` entries of one site at one instant) are made in ascending key
@@ -872,6 +883,20 @@ def check_queue_priority(
       only places new copies;
     - EASY sites: the reservation is held by the first waiting copy in key
       order, at its earliest start behind the running copies (its shadow time).
+
+    Parameters
+    ----------
+    record
+        A multi-site run record.
+    estimates
+        `estimates[job][site]`: requested time of each job at each site (the
+        times the schedule is made of).
+    sites, tolerance
+        Site sizes (default: the record's); relative tolerance on times.
+    exact_estimates
+        The same requested times computed exactly
+        ([`MultiSiteRun.exact_estimates`][schedlib.multisite.MultiSiteRun]), for the
+        efficacy; `None`: the float `estimates`, read exactly.
 
     Raises
     ------
@@ -897,7 +922,7 @@ def check_queue_priority(
     sizes = _sizes(record, sites)
     priority = record.parameter("priority", "fcfs")
     conservative = record.parameter("local") == "conservative"
-    state = _Sites(record, sizes, estimates)
+    state = _Sites(record, sizes, estimates, exact_estimates)
     events = record.events
     freed = [False] * len(sizes)  # room freed at the site since its last plan
     last_submit: Time | None = None
@@ -1086,7 +1111,9 @@ def check_multisite_run(
     and the admission of due copies; on conservative sites, with reservations
     logged, the reservation rules and the queue order (EASY: its head); with
     completion-based starts, the completion bound; given the jobs' `runtimes`
-    at every site, the utilisations recomputed from the log.
+    at every site, the utilisations recomputed from the log. Under efficacy
+    priority the queue order compares the efficacies from the run's
+    `exact_estimates()` when it has them.
 
     Parameters
     ----------
@@ -1120,7 +1147,14 @@ def check_multisite_run(
     if logged or p["start"] == "start":
         check_admission(record, estimates=run.estimates, sites=sizes)
     if logged:
-        check_queue_priority(record, estimates=run.estimates, sites=sizes, tolerance=tolerance)
+        exact = getattr(run, "exact_estimates", None)
+        check_queue_priority(
+            record,
+            estimates=run.estimates,
+            sites=sizes,
+            tolerance=tolerance,
+            exact_estimates=exact() if exact is not None and p["priority"] == "efficacy" else None,
+        )
     if conservative and logged:
         check_multisite_reservations(record, sites=sizes)
         if p["start"] == "completion":
