@@ -18,7 +18,7 @@ Examples
 8
 """
 
-from typing import Any
+from typing import Any as _Any
 
 from schedlib.errors import (
     InvalidValueError,
@@ -40,7 +40,7 @@ from schedlib.place import ProcessorSet
 __version__ = "0.1.0"
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> _Any:
     # Conveniences from higher layers, loaded on first use (see the layer test).
     if name == "sweep":
         from schedlib.execution.sweep import sweep
