@@ -1,4 +1,5 @@
-"""Options every reproduction shares: `--quick` (reduced sizes), `--claims`, the `--plot` check.
+"""Options every reproduction shares: `--quick` (reduced sizes), `--claims`, the `--plot` check,
+and the argparse types that refuse a bad value at parse time, naming the option.
 
 Examples
 --------
@@ -9,9 +10,12 @@ Examples
 >>> args = parser.parse_args(["--quick"])
 >>> apply_quick(args), args.runs
 ('quick run, reduced sizes: runs=2 (full: runs=10)', 2)
->>> args = parser.parse_args(["--quick", "--runs", "3"])   # an explicit option wins
+>>> args = parser.parse_args(["--quick", "--runs", "10"])  # typed: kept, even the default
 >>> apply_quick(args), args.runs
-('quick run, reduced sizes: runs=3 (full: runs=10)', 3)
+('quick run, reduced sizes: runs=10 (as given)', 10)
+>>> args = parser.parse_args([])
+>>> apply_quick(args), args.runs
+(None, 10)
 """
 
 from __future__ import annotations
@@ -35,10 +39,34 @@ __all__ = [
     "apply_quick",
     "check_plot_target",
     "claims_text",
+    "count",
+    "counts",
     "judged",
+    "positive_number",
     "print_note",
     "print_results",
+    "resolve_quick",
+    "workers",
 ]
+
+
+class _Unset:
+    """The default of an option `--quick` may reduce, until `apply_quick` resolves it.
+
+    A value the user typed is never an `_Unset`, even when it equals the default: so
+    `--quick --runs 20` keeps 20 where a comparison with the default would not.
+    """
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:  # what `%(default)s` in a help text shows
+        return repr(self.value)
+
+    def __str__(self) -> str:
+        return str(self.value)
 
 
 def add_quick_argument(
@@ -48,36 +76,185 @@ def add_quick_argument(
     full_time: str,
     quick_time: str,
 ) -> None:
-    """Add `--quick`, which sets the options in `quick` that the user left at their default.
+    """Add `--quick`, which sets the options in `quick` that the user did not type.
 
     Call it after the options in `quick` are added. The help text states the
-    reduced sizes and both running times.
+    reduced sizes and both running times. Until
+    [`apply_quick`][schedlib.experiments.options.apply_quick] (or
+    [`resolve_quick`][schedlib.experiments.options.resolve_quick]) runs, each of
+    those options holds a marker of its default, so that a value typed on the
+    command line, even one equal to the default, is told apart and kept.
     """
-    defaults = {name: parser.get_default(name) for name in quick}
+    defaults = {}
+    for name in quick:
+        action = next((a for a in parser._actions if a.dest == name), None)
+        if action is None:
+            raise InvalidValueError("quick", name, "is not an option of this parser")
+        default = action.default
+        if isinstance(default, str) and callable(action.type):
+            default = action.type(default)  # as argparse converts a default given as text
+        defaults[name] = default
     sizes = ", ".join(f"{name}={_show(value)}" for name, value in quick.items())
     parser.add_argument(
         "--quick",
         action="store_true",
         help=f"reduced sizes ({sizes}): about {quick_time} instead of about {full_time} "
-        "on a 2-core machine",
+        "on a 2-core machine; an option you type is kept",
     )
     parser.set_defaults(
-        quick_settings=dict(quick), quick_defaults=defaults, running_times=(full_time, quick_time)
+        **{name: _Unset(value) for name, value in defaults.items()},
+        quick_settings=dict(quick),
+        quick_defaults=defaults,
+        running_times=(full_time, quick_time),
     )
+
+
+def resolve_quick(args: argparse.Namespace) -> None:
+    """Give every option `--quick` may reduce its value: the quick size with `--quick` unless
+    the user typed one, else the default. Idempotent; records the typed ones in
+    `args.quick_typed`.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser()
+    >>> _ = parser.add_argument("--jobs", type=int, default=100)
+    >>> add_quick_argument(parser, {"jobs": 5}, full_time="1 h", quick_time="1 min")
+    >>> args = parser.parse_args(["--jobs", "100", "--quick"])
+    >>> resolve_quick(args); resolve_quick(args)
+    >>> args.jobs, sorted(args.quick_typed)
+    (100, ['jobs'])
+    """
+    settings = getattr(args, "quick_settings", None)
+    if settings is None or getattr(args, "quick_typed", None) is not None:
+        return
+    typed = set()
+    for name, value in settings.items():
+        current = getattr(args, name)
+        if isinstance(current, _Unset):
+            setattr(args, name, value if getattr(args, "quick", False) else current.value)
+        else:
+            typed.add(name)
+    args.quick_typed = frozenset(typed)
 
 
 def apply_quick(args: argparse.Namespace) -> str | None:
-    """Apply `--quick` to `args`; return the note saying what was reduced, or `None`."""
+    """Apply `--quick` to `args`; return the note saying what was reduced, or `None`.
+
+    Options the user typed keep their values (the note says "as given").
+    """
+    resolve_quick(args)
     if not getattr(args, "quick", False):
         return None
     changed = []
-    for name, value in args.quick_settings.items():
-        if getattr(args, name) == args.quick_defaults[name]:
-            setattr(args, name, value)
-        changed.append(
-            f"{name}={_show(getattr(args, name))} (full: {name}={_show(args.quick_defaults[name])})"
-        )
+    for name in args.quick_settings:
+        shown = f"{name}={_show(getattr(args, name))}"
+        if name in args.quick_typed:
+            changed.append(f"{shown} (as given)")
+        else:
+            changed.append(f"{shown} (full: {name}={_show(args.quick_defaults[name])})")
     return "quick run, reduced sizes: " + ", ".join(changed)
+
+
+def count(*, at_most: int | None = None, why: str = "") -> Any:
+    """An argparse `type=` for a count: an integer >= 1 (and <= `at_most`, if given).
+
+    The error names nothing but the value: argparse puts the option before it
+    (`argument --runs: must be an integer >= 1, got 0`), and a sweep the TOML
+    key as well. `why` says what the upper bound protects (e.g. the running time).
+
+    Examples
+    --------
+    >>> jobs = count(at_most=100_000, why="a run's time grows with its jobs")
+    >>> jobs("5000")
+    5000
+    >>> jobs("1000000000")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be at most 100000, got 1000000000 (a run's time grows with its jobs)
+    >>> count()("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be an integer >= 1, got 0
+    """  # noqa: E501
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text!r}") from None
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {value}")
+        if at_most is not None and value > at_most:
+            reason = f" ({why})" if why else ""
+            raise argparse.ArgumentTypeError(f"must be at most {at_most}, got {value}{reason}")
+        return value
+
+    parse.__name__ = "count"
+    return parse
+
+
+def counts(text: str) -> tuple[int, ...]:
+    """An argparse `type=` for a comma-separated list of integers >= 1 (e.g. `--bounds 1,2,4`).
+
+    Examples
+    --------
+    >>> counts("1, 2,4")
+    (1, 2, 4)
+    >>> counts("1,0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: every value must be an integer >= 1, got 0 in '1,0'
+    """
+    values = []
+    for part in text.split(","):
+        try:
+            value = int(part)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"expected comma-separated integers >= 1, got {part.strip()!r} in {text!r}"
+            ) from None
+        if value < 1:
+            raise argparse.ArgumentTypeError(
+                f"every value must be an integer >= 1, got {value} in {text!r}"
+            )
+        values.append(value)
+    return tuple(values)
+
+
+def positive_number(text: str) -> float:
+    """An argparse `type=` for a finite number > 0 (a time, a rate, a quantum).
+
+    Examples
+    --------
+    >>> positive_number("2.5")
+    2.5
+    >>> positive_number("-1")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be a finite number > 0, got -1.0
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a finite number > 0, got {text!r}") from None
+    if not (value > 0 and value != float("inf")):
+        raise argparse.ArgumentTypeError(f"must be a finite number > 0, got {value}")
+    return value
+
+
+def workers(text: str) -> int:
+    """An argparse `type=` for `--workers`: processes, an integer >= 1.
+
+    Examples
+    --------
+    >>> workers("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be an integer >= 1, got 0
+    """
+    parsed: int = count()(text)
+    return parsed
 
 
 def print_note(note: str | None, fmt: str) -> None:
