@@ -133,11 +133,32 @@ def test_python_dash_m_runs_the_command() -> None:
     assert done.stdout.startswith("schedlib ")
 
 
-def test_bad_arguments_exit_2_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["compare", "--processors", "0"], "argument --processors: must be an integer >= 1, got 0"),
+        (["run", "--policy", "sjf"], "argument --policy: 'sjf' is neither fcfs, easy"),
+        (["run", "--over-limit", "extendo"], "argument --over-limit: invalid choice: 'extendo'"),
+        (["run", "--nosuch"], "unrecognized arguments: --nosuch"),
+        (["plot"], "the following arguments are required: FILE"),
+        (["nosuch"], "argument COMMAND: invalid choice: 'nosuch'"),
+        ([], "the following arguments are required: COMMAND"),
+        (["reproduce", "pgs", "--runs", "x"], "argument --runs: invalid int value: 'x'"),
+    ],
+)
+def test_bad_arguments_exit_2_with_one_line_and_a_hint_to_help(
+    capsys: pytest.CaptureFixture[str], argv: list[str], said: str
+) -> None:
     with pytest.raises(SystemExit) as stop:
-        main(["compare", "--processors", "0"])
+        main(argv)
     assert stop.value.code == 2
-    assert "must be >= 1" in capsys.readouterr().err
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1, err
+    command = " ".join(["schedlib", *argv[:1]]) if argv and argv[0] != "nosuch" else "schedlib"
+    if argv[:1] == ["reproduce"]:
+        command = "schedlib reproduce pgs"
+    assert err.startswith(f"{command}: error: ") and said in err
+    assert err.endswith(f"(see {command} --help)\n")
 
 
 def test_the_readme_library_snippet_runs_without_hypothesis() -> None:
