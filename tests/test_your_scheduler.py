@@ -263,7 +263,7 @@ def test_a_sweep_of_a_deterministic_experiment_runs_each_point_once_and_says_so(
         """)
     )
     output = tmp_path / "out.jsonl"
-    code, out, err = run(capsys, "sweep", str(config), "-o", str(output), "--workers", "1")
+    code, _, err = run(capsys, "sweep", str(config), "-o", str(output), "--workers", "1")
     assert code == 0, err
     assert (
         "run draws nothing at random: its 3 seeds would give identical runs, so each "
