@@ -76,11 +76,33 @@ def _add_plot_argument(parser: argparse.ArgumentParser, what: str) -> None:
     )
 
 
+def _say_trace(path: str | None) -> None:
+    """Name the trace a run reads, with its sha256, and check it against what is known of it
+    (the archive's files, the embedded slices, a README.md beside it that gives its sha256)."""
+    from schedlib.workloads.provenance import identify
+
+    if path is None:
+        from importlib import resources
+
+        from schedlib.workloads.workload import DEFAULT_WORKLOAD_FILE
+
+        embedded = resources.files("schedlib") / "data" / DEFAULT_WORKLOAD_FILE
+        with resources.as_file(embedded) as file:
+            found = identify(file)
+        print(f"{PROG}: workload: the embedded default, {found.line()}", file=sys.stderr)
+        return
+    found = identify(Path(path).resolve())
+    print(f"{PROG}: workload: {found.line()}", file=sys.stderr)
+    if (warning := found.warning()) is not None:
+        print(f"{PROG}: warning: {warning}", file=sys.stderr)
+
+
 def _load(args: argparse.Namespace) -> Any:
     """Read the workload; say on standard error what cleaning did and what was assumed."""
     from schedlib.workloads import CleaningPolicy, load_workload
     from schedlib.workloads.cleaning import CLEANINGS
 
+    _say_trace(args.workload)
     workload = load_workload(
         Path(args.workload) if args.workload else None,
         processors=args.processors,
@@ -199,6 +221,7 @@ def _run_streamed(args: argparse.Namespace) -> int:
             "the whole trace: drop one"
         )
     check_output_path(args.output, (".csv",), option="--output")
+    _say_trace(args.workload)
     with (
         stream_workload(
             Path(args.workload) if args.workload else None,

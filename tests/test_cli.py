@@ -404,3 +404,22 @@ def test_run_output_is_checked_before_any_work_and_says_what_it_wrote(
     assert code == 0 and f"schedlib: wrote 40 jobs to {target}\n" in err
     code, _, err = run(capsys, "run", "--stream", "--limit", "40", "--output", str(target))
     assert code == 0 and f"schedlib: wrote 40 jobs to {target}\n" in err
+
+
+def test_compare_says_what_each_job_count_is(capsys: pytest.CaptureFixture[str]) -> None:
+    """The table counts every record of the trace; the records cleaning excluded appear as
+    cancelled (or rejected); jobs cancelled while running are simulated, so they complete."""
+    code, out, err = run(capsys, "compare")
+    assert code == 0
+    assert "5000 records -> 4641 jobs; excluded: 359 cancelled in the log" in err
+    counts = {line.split()[0]: line.split()[2:] for line in out.splitlines() if line}
+    assert counts["jobs"] == ["5000"] * 3 and counts["cancelled"] == ["359"] * 3
+    said = " ".join(out.split("what the job counts are:")[1].split())
+    assert (
+        "jobs: the 5000 records of the trace: 4641 simulated, 359 not (cancelled: 359 "
+        "cancelled in the log before they started)" in said
+    )
+    assert (
+        "completed and killed: include 1085 jobs cancelled while running in the log, each "
+        "simulated for the time it ran there" in said
+    )
