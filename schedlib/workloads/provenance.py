@@ -30,7 +30,7 @@ differs from the known Parallel Workloads Archive file KTH-SP2-1996-2.1-cln.swf 
 >>> _ = mine.write_text("; mine\\n")
 >>> identify(mine).verdict
 'unknown'
-"""  # noqa: E501
+"""
 
 from __future__ import annotations
 
