@@ -412,7 +412,8 @@ def test_compare_says_what_each_job_count_is(capsys: pytest.CaptureFixture[str])
     code, out, err = run(capsys, "compare")
     assert code == 0
     assert "5000 records -> 4641 jobs; excluded: 359 cancelled in the log" in err
-    counts = {line.split()[0]: line.split()[2:] for line in out.splitlines() if line}
+    table = out.split("what the job counts are:")[0]
+    counts = {line.split()[0]: line.split()[2:] for line in table.splitlines() if line}
     assert counts["jobs"] == ["5000"] * 3 and counts["cancelled"] == ["359"] * 3
     said = " ".join(out.split("what the job counts are:")[1].split())
     assert (
