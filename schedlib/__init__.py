@@ -20,6 +20,7 @@ Examples
 
 from typing import Any as _Any
 
+from schedlib import docstrings as _docstrings
 from schedlib.errors import (
     InvalidValueError,
     SchedlibError,
@@ -38,6 +39,8 @@ from schedlib.model import (
 from schedlib.place import ProcessorSet
 
 __version__ = "0.1.0"
+
+_docstrings.install()  # help() shows the docstrings' cross-references as plain text
 
 
 def __getattr__(name: str) -> _Any:
