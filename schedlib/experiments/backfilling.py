@@ -140,7 +140,7 @@ def count_notes(workload: Workload) -> list[str]:
                 f"cancelled: {report.cancelled_in_log} cancelled in the log before they started"
             )
         if report.rejected:
-            parts.append(f"rejected: {report.rejected} refused by the cleaning (stderr says why)")
+            parts.append(f"rejected: {report.rejected} refused by the cleaning, as said above")
         lines.append(
             f"jobs: the {report.records} records of the trace: {report.jobs} simulated, "
             f"{report.excluded} not ({'; '.join(parts)})"

@@ -49,3 +49,55 @@ def test_options_are_resolved_values_not_markers() -> None:
     args = parse_options("multisite", {})
     assert args.jobs == 1000 and type(args.jobs) is int
     assert isinstance(args.load_factors, str)
+
+
+def _wired(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    """A reproduction-like parser wired with the shared types, through the command's parser
+    class: what a paper module's options say once they use them."""
+    from schedlib.cli import _Parser
+    from schedlib.experiments.options import count, counts, positive_number, workers
+
+    parser = _Parser(prog="schedlib reproduce paper")
+    parser.add_argument("--runs", type=count(), default=20)
+    parser.add_argument("--jobs", type=count(at_most=100_000, why="a run's time grows with "
+                        "its jobs; the paper: 5000"), default=5000)  # fmt: skip
+    parser.add_argument("--bounds", type=counts, default=(1, 2, 4))
+    parser.add_argument("--quantum", type=positive_number, default=1.0)
+    parser.add_argument("--workers", type=workers)
+    with pytest.raises(SystemExit) as stop:
+        parser.parse_args(list(argv))
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.endswith("(see schedlib reproduce paper --help)\n")
+    return err
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--runs", "0"], "argument --runs: must be an integer >= 1, got 0"),
+        (["--workers", "0"], "argument --workers: must be an integer >= 1, got 0"),
+        (["--bounds", "1,0"], "argument --bounds: every value must be an integer >= 1, got 0"),
+        (["--quantum", "-1"], "argument --quantum: must be a finite number > 0, got -1.0"),
+        (["--jobs", "1000000000"], "argument --jobs: must be at most 100000, got 1000000000 "
+         "(a run's time grows with its jobs; the paper: 5000)"),
+    ],
+)  # fmt: skip
+def test_the_shared_types_name_the_option_the_user_typed(
+    capsys: pytest.CaptureFixture[str], argv: list[str], said: str
+) -> None:
+    assert said in _wired(capsys, *argv)
+
+
+def test_a_sweep_of_a_wired_option_is_refused_before_any_run() -> None:
+    """A sweep parses every grid value with the experiment's parser: once a paper module's
+    option uses a shared type, a bad value is refused there, naming the option."""
+    import argparse
+
+    from schedlib.experiments.catalog import _parse
+    from schedlib.experiments.options import count
+
+    parser = argparse.ArgumentParser(prog="reproduce paper", exit_on_error=False)
+    parser.add_argument("--runs", type=count(), default=20)
+    with pytest.raises(Exception, match="argument --runs: must be an integer >= 1, got 0"):
+        _parse(parser, ["--runs", "0"], "parameters of reproduce paper")
