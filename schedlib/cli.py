@@ -278,6 +278,13 @@ def _cmd_conform(args: argparse.Namespace) -> int:
     from schedlib.errors import InvalidValueError
     from schedlib.testing.conformance import ConformanceError, check_scheduler, checks_for
 
+    import importlib.util
+
+    if importlib.util.find_spec("hypothesis") is None:
+        raise SchedlibError(
+            "schedlib conform draws its inputs with hypothesis, which is not installed; "
+            "install the 'test' extra: pip install '.[test]' in schedlib's clone"
+        )
     scheduler, form, source = _conform_target(args)
     guarantees = [g.strip() for g in (args.guarantees or "").split(",") if g.strip()]
     try:

@@ -270,3 +270,29 @@ def test_a_sweep_of_a_deterministic_experiment_runs_each_point_once_and_says_so(
         "configuration runs once, with seed 0" in err
     )
     assert len(output.read_text().splitlines()) == 2 + 1  # two runs and the trailer
+
+
+def test_conform_without_hypothesis_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+
+    def find_spec(name: str, *args: object) -> object:
+        return None if name == "hypothesis" else real(name, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(importlib.util, "find_spec", find_spec)
+    code, out, err = run(capsys, "conform", "easy")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "install the 'test' extra: pip install '.[test]'" in err
+
+
+def test_reproduce_all_refuses_zero_workers_at_parse_time(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, _, err = run(capsys, "reproduce", "all", "--workers", "0")
+    assert code == 2 and err == (
+        "schedlib reproduce all: error: argument --workers: must be an integer >= 1, got 0 "
+        "(see schedlib reproduce all --help)\n"
+    )

@@ -21,6 +21,7 @@ Examples
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -40,8 +41,11 @@ __all__ = [
     "check_plot_target",
     "claims_text",
     "count",
+    "count_list",
     "counts",
     "judged",
+    "number",
+    "number_list",
     "positive_number",
     "print_note",
     "print_results",
@@ -156,8 +160,20 @@ def apply_quick(args: argparse.Namespace) -> str | None:
     return "quick run, reduced sizes: " + ", ".join(changed)
 
 
-def count(*, at_most: int | None = None, why: str = "") -> Any:
-    """An argparse `type=` for a count: an integer >= 1 (and <= `at_most`, if given).
+def _integer(text: str, at_least: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"must be an integer >= {at_least}, got {text.strip()!r}"
+        ) from None
+    if value < at_least:
+        raise argparse.ArgumentTypeError(f"must be an integer >= {at_least}, got {value}")
+    return value
+
+
+def count(*, at_least: int = 1, at_most: int | None = None, why: str = "") -> Any:
+    """An argparse `type=` for a count: an integer >= `at_least` (and <= `at_most`, if given).
 
     The error names nothing but the value: argparse puts the option before it
     (`argument --runs: must be an integer >= 1, got 0`), and a sweep the TOML
@@ -176,15 +192,12 @@ def count(*, at_most: int | None = None, why: str = "") -> Any:
     Traceback (most recent call last):
     ...
     argparse.ArgumentTypeError: must be an integer >= 1, got 0
+    >>> count(at_least=0)("0")
+    0
     """  # noqa: E501
 
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text!r}") from None
-        if value < 1:
-            raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {value}")
+        value = _integer(text, at_least)
         if at_most is not None and value > at_most:
             reason = f" ({why})" if why else ""
             raise argparse.ArgumentTypeError(f"must be at most {at_most}, got {value}{reason}")
@@ -194,32 +207,123 @@ def count(*, at_most: int | None = None, why: str = "") -> Any:
     return parse
 
 
-def counts(text: str) -> tuple[int, ...]:
-    """An argparse `type=` for a comma-separated list of integers >= 1 (e.g. `--bounds 1,2,4`).
+def count_list(*, at_least: int = 1) -> Any:
+    """An argparse `type=` for comma-separated integers >= `at_least` (e.g. `--bounds 1,2,4`).
 
     Examples
     --------
-    >>> counts("1, 2,4")
+    >>> count_list()("1, 2,4")
     (1, 2, 4)
-    >>> counts("1,0")
+    >>> count_list()("1,0")
     Traceback (most recent call last):
     ...
     argparse.ArgumentTypeError: every value must be an integer >= 1, got 0 in '1,0'
+    >>> count_list(at_least=0)("0,4")
+    (0, 4)
     """
-    values = []
-    for part in text.split(","):
-        try:
-            value = int(part)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"expected comma-separated integers >= 1, got {part.strip()!r} in {text!r}"
-            ) from None
-        if value < 1:
-            raise argparse.ArgumentTypeError(
-                f"every value must be an integer >= 1, got {value} in {text!r}"
-            )
-        values.append(value)
-    return tuple(values)
+
+    def parse(text: str) -> tuple[int, ...]:
+        values = []
+        for part in text.split(","):
+            try:
+                value = int(part)
+            except ValueError:
+                value = None
+            if value is None or value < at_least:
+                got = part.strip() if value is None else value
+                raise argparse.ArgumentTypeError(
+                    f"every value must be an integer >= {at_least}, got {got!r} in {text!r}"
+                    if value is None
+                    else f"every value must be an integer >= {at_least}, got {got} in {text!r}"
+                )
+            values.append(value)
+        return tuple(values)
+
+    parse.__name__ = "count list"
+    return parse
+
+
+counts = count_list()
+"""Comma-separated integers >= 1: `count_list()`."""
+
+
+def _number(text: str, greater_than: float | None, at_least: float | None,
+            at_most: float | None) -> float:  # fmt: skip
+    bounds = [
+        f"> {greater_than:g}" if greater_than is not None else "",
+        f">= {at_least:g}" if at_least is not None else "",
+        f"<= {at_most:g}" if at_most is not None else "",
+    ]
+    wanted = "a finite number" + "".join(f" {b}" for b in bounds if b).replace(" <=", " and <=")
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be {wanted}, got {text.strip()!r}") from None
+    if (
+        not math.isfinite(value)
+        or (greater_than is not None and not value > greater_than)
+        or (at_least is not None and value < at_least)
+        or (at_most is not None and value > at_most)
+    ):
+        raise argparse.ArgumentTypeError(f"must be {wanted}, got {value:g}")
+    return value
+
+
+def number(
+    *,
+    greater_than: float | None = None,
+    at_least: float | None = None,
+    at_most: float | None = None,
+) -> Any:
+    """An argparse `type=` for a finite number within bounds (a time, a rate, a share).
+
+    Examples
+    --------
+    >>> share = number(at_least=0, at_most=1)
+    >>> share("0.25")
+    0.25
+    >>> share("1.5")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be a finite number >= 0 and <= 1, got 1.5
+    """
+
+    def parse(text: str) -> float:
+        return _number(text, greater_than, at_least, at_most)
+
+    parse.__name__ = "number"
+    return parse
+
+
+def number_list(
+    *,
+    greater_than: float | None = None,
+    at_least: float | None = None,
+    at_most: float | None = None,
+) -> Any:
+    """An argparse `type=` for comma-separated finite numbers within bounds (`--iat 1.5,2`).
+
+    Examples
+    --------
+    >>> number_list(greater_than=0)("1.5, 2")
+    (1.5, 2.0)
+    >>> number_list(greater_than=0)("1.5,0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: every value must be a finite number > 0, got 0 in '1.5,0'
+    """
+
+    def parse(text: str) -> tuple[float, ...]:
+        values = []
+        for part in text.split(","):
+            try:
+                values.append(_number(part, greater_than, at_least, at_most))
+            except argparse.ArgumentTypeError as error:
+                raise argparse.ArgumentTypeError(f"every value {error} in {text!r}") from None
+        return tuple(values)
+
+    parse.__name__ = "number list"
+    return parse
 
 
 def positive_number(text: str) -> float:
@@ -232,15 +336,9 @@ def positive_number(text: str) -> float:
     >>> positive_number("-1")
     Traceback (most recent call last):
     ...
-    argparse.ArgumentTypeError: must be a finite number > 0, got -1.0
+    argparse.ArgumentTypeError: must be a finite number > 0, got -1
     """
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a finite number > 0, got {text!r}") from None
-    if not (value > 0 and value != float("inf")):
-        raise argparse.ArgumentTypeError(f"must be a finite number > 0, got {value}")
-    return value
+    return _number(text, 0, None, None)
 
 
 def workers(text: str) -> int:
@@ -253,8 +351,7 @@ def workers(text: str) -> int:
     ...
     argparse.ArgumentTypeError: must be an integer >= 1, got 0
     """
-    parsed: int = count()(text)
-    return parsed
+    return _integer(text, 1)
 
 
 def print_note(note: str | None, fmt: str) -> None:

@@ -78,7 +78,7 @@ def _wired(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
         (["--runs", "0"], "argument --runs: must be an integer >= 1, got 0"),
         (["--workers", "0"], "argument --workers: must be an integer >= 1, got 0"),
         (["--bounds", "1,0"], "argument --bounds: every value must be an integer >= 1, got 0"),
-        (["--quantum", "-1"], "argument --quantum: must be a finite number > 0, got -1.0"),
+        (["--quantum", "-1"], "argument --quantum: must be a finite number > 0, got -1"),
         (["--jobs", "1000000000"], "argument --jobs: must be at most 100000, got 1000000000 "
          "(a run's time grows with its jobs; the paper: 5000)"),
     ],
