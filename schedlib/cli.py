@@ -275,10 +275,10 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
 def _cmd_conform(args: argparse.Namespace) -> int:
     """`schedlib conform`: the conformance kit on a scheduler of yours, one line per check."""
+    import importlib.util
+
     from schedlib.errors import InvalidValueError
     from schedlib.testing.conformance import ConformanceError, check_scheduler, checks_for
-
-    import importlib.util
 
     if importlib.util.find_spec("hypothesis") is None:
         raise SchedlibError(

@@ -77,24 +77,14 @@ def run_policy(
     scheduler = None if policy in POLICIES else load_policy(policy, form)
 
     def run(progress: ProgressBar | None) -> RunRecord:
+        common: dict[str, Any] = {
+            "excluded": workload.excluded,
+            "progress": progress,
+            "conventions": conventions,
+        }
         if scheduler is not None:
-            return run_scheduler(
-                scheduler,
-                workload.jobs,
-                workload.cluster,
-                form=form,
-                excluded=workload.excluded,
-                progress=progress,
-                conventions=conventions,
-            )
-        return schedule(
-            workload.jobs,
-            workload.cluster,
-            policy=policy,
-            excluded=workload.excluded,
-            progress=progress,
-            conventions=conventions,
-        )
+            return run_scheduler(scheduler, workload.jobs, workload.cluster, form=form, **common)
+        return schedule(workload.jobs, workload.cluster, policy=policy, **common)
 
     if not (show_progress and sys.stderr.isatty()):
         return run(None)  # no bar: no callback, and the progress machinery is not imported

@@ -31,6 +31,7 @@ from schedlib.errors import InvalidValueError
 from schedlib.experiments import documented
 from schedlib.experiments.claims import Claim, claim_rows, count_tested
 from schedlib.experiments.documented import beside_full_size
+from schedlib.experiments.run_options import integer, positive_int
 from schedlib.results.tables import render
 from schedlib.results.verdicts import rule_text
 
@@ -160,18 +161,6 @@ def apply_quick(args: argparse.Namespace) -> str | None:
     return "quick run, reduced sizes: " + ", ".join(changed)
 
 
-def _integer(text: str, at_least: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"must be an integer >= {at_least}, got {text.strip()!r}"
-        ) from None
-    if value < at_least:
-        raise argparse.ArgumentTypeError(f"must be an integer >= {at_least}, got {value}")
-    return value
-
-
 def count(*, at_least: int = 1, at_most: int | None = None, why: str = "") -> Any:
     """An argparse `type=` for a count: an integer >= `at_least` (and <= `at_most`, if given).
 
@@ -197,7 +186,7 @@ def count(*, at_least: int = 1, at_most: int | None = None, why: str = "") -> An
     """  # noqa: E501
 
     def parse(text: str) -> int:
-        value = _integer(text, at_least)
+        value = integer(text, at_least)
         if at_most is not None and value > at_most:
             reason = f" ({why})" if why else ""
             raise argparse.ArgumentTypeError(f"must be at most {at_most}, got {value}{reason}")
@@ -205,6 +194,22 @@ def count(*, at_least: int = 1, at_most: int | None = None, why: str = "") -> An
 
     parse.__name__ = "count"
     return parse
+
+
+def _each(parse: Any, name: str) -> Any:
+    """An argparse `type=` for comma-separated values, each read by `parse`."""
+
+    def parse_all(text: str) -> tuple[Any, ...]:
+        values = []
+        for part in text.split(","):
+            try:
+                values.append(parse(part))
+            except argparse.ArgumentTypeError as error:
+                raise argparse.ArgumentTypeError(f"every value {error} in {text!r}") from None
+        return tuple(values)
+
+    parse_all.__name__ = name
+    return parse_all
 
 
 def count_list(*, at_least: int = 1) -> Any:
@@ -221,26 +226,7 @@ def count_list(*, at_least: int = 1) -> Any:
     >>> count_list(at_least=0)("0,4")
     (0, 4)
     """
-
-    def parse(text: str) -> tuple[int, ...]:
-        values = []
-        for part in text.split(","):
-            try:
-                value = int(part)
-            except ValueError:
-                value = None
-            if value is None or value < at_least:
-                got = part.strip() if value is None else value
-                raise argparse.ArgumentTypeError(
-                    f"every value must be an integer >= {at_least}, got {got!r} in {text!r}"
-                    if value is None
-                    else f"every value must be an integer >= {at_least}, got {got} in {text!r}"
-                )
-            values.append(value)
-        return tuple(values)
-
-    parse.__name__ = "count list"
-    return parse
+    return _each(count(at_least=at_least), "count list")
 
 
 counts = count_list()
@@ -313,17 +299,8 @@ def number_list(
     argparse.ArgumentTypeError: every value must be a finite number > 0, got 0 in '1.5,0'
     """
 
-    def parse(text: str) -> tuple[float, ...]:
-        values = []
-        for part in text.split(","):
-            try:
-                values.append(_number(part, greater_than, at_least, at_most))
-            except argparse.ArgumentTypeError as error:
-                raise argparse.ArgumentTypeError(f"every value {error} in {text!r}") from None
-        return tuple(values)
-
-    parse.__name__ = "number list"
-    return parse
+    return _each(number(greater_than=greater_than, at_least=at_least, at_most=at_most),
+                 "number list")  # fmt: skip
 
 
 def positive_number(text: str) -> float:
@@ -341,17 +318,8 @@ def positive_number(text: str) -> float:
     return _number(text, 0, None, None)
 
 
-def workers(text: str) -> int:
-    """An argparse `type=` for `--workers`: processes, an integer >= 1.
-
-    Examples
-    --------
-    >>> workers("0")
-    Traceback (most recent call last):
-    ...
-    argparse.ArgumentTypeError: must be an integer >= 1, got 0
-    """
-    return _integer(text, 1)
+workers = positive_int
+"""An argparse `type=` for `--workers`: processes, an integer >= 1."""
 
 
 def print_note(note: str | None, fmt: str) -> None:

@@ -31,6 +31,7 @@ __all__ = [
     "add_workload_arguments",
     "check_run_options",
     "check_workload_options",
+    "integer",
     "load_policy",
     "policy_argument",
     "positive_int",
@@ -96,6 +97,29 @@ def policy_argument(text: str) -> str:
     )
 
 
+def integer(text: str, at_least: int) -> int:
+    """`text` as an integer >= `at_least`, or an argparse error saying what was expected.
+
+    Examples
+    --------
+    >>> integer("3", 0)
+    3
+    >>> integer("x", 1)
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be an integer >= 1, got 'x'
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"must be an integer >= {at_least}, got {text.strip()!r}"
+        ) from None
+    if value < at_least:
+        raise argparse.ArgumentTypeError(f"must be an integer >= {at_least}, got {value}")
+    return value
+
+
 def positive_int(text: str) -> int:
     """An argparse `type=` for a count: an integer >= 1.
 
@@ -106,13 +130,7 @@ def positive_int(text: str) -> int:
     ...
     argparse.ArgumentTypeError: must be an integer >= 1, got 0
     """
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {value}")
-    return value
+    return integer(text, 1)
 
 
 def add_workload_arguments(parser: argparse.ArgumentParser) -> None:
