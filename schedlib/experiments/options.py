@@ -281,13 +281,9 @@ def number(
     return parse
 
 
-def number_list(
-    *,
-    greater_than: float | None = None,
-    at_least: float | None = None,
-    at_most: float | None = None,
-) -> Any:
-    """An argparse `type=` for comma-separated finite numbers within bounds (`--iat 1.5,2`).
+def number_list(**bounds: float | None) -> Any:
+    """An argparse `type=` for comma-separated finite numbers within `bounds` (those of
+    [`number`][schedlib.experiments.options.number]: `greater_than`, `at_least`, `at_most`).
 
     Examples
     --------
@@ -299,8 +295,7 @@ def number_list(
     argparse.ArgumentTypeError: every value must be a finite number > 0, got 0 in '1.5,0'
     """
 
-    return _each(number(greater_than=greater_than, at_least=at_least, at_most=at_most),
-                 "number list")  # fmt: skip
+    return _each(number(**bounds), "number list")
 
 
 def positive_number(text: str) -> float:
