@@ -91,14 +91,13 @@ def add_quick_argument(
     command line, even one equal to the default, is told apart and kept.
     """
     defaults = {}
-    for name in quick:
+    reduced = {}
+    for name, value in quick.items():
         action = next((a for a in parser._actions if a.dest == name), None)
         if action is None:
             raise InvalidValueError("quick", name, "is not an option of this parser")
-        default = action.default
-        if isinstance(default, str) and callable(action.type):
-            default = action.type(default)  # as argparse converts a default given as text
-        defaults[name] = default
+        defaults[name] = _converted(action, action.default)
+        reduced[name] = _converted(action, value)
     sizes = ", ".join(f"{name}={_show(value)}" for name, value in quick.items())
     parser.add_argument(
         "--quick",
@@ -108,10 +107,16 @@ def add_quick_argument(
     )
     parser.set_defaults(
         **{name: _Unset(value) for name, value in defaults.items()},
-        quick_settings=dict(quick),
+        quick_settings=reduced,
         quick_defaults=defaults,
         running_times=(full_time, quick_time),
     )
+
+
+def _converted(action: argparse.Action, value: Any) -> Any:
+    """A value given as text, converted by the option's type as argparse converts a default
+    given as text (so that a quick size and a typed value have the same type)."""
+    return action.type(value) if isinstance(value, str) and callable(action.type) else value
 
 
 def resolve_quick(args: argparse.Namespace) -> None:

@@ -101,3 +101,23 @@ def test_a_sweep_of_a_wired_option_is_refused_before_any_run() -> None:
     parser.add_argument("--runs", type=count(), default=20)
     with pytest.raises(Exception, match="argument --runs: must be an integer >= 1, got 0"):
         _parse(parser, ["--runs", "0"], "parameters of reproduce paper")
+
+
+def test_quick_sizes_given_as_text_are_converted_like_the_defaults() -> None:
+    """A list option wired to a shared type gets its quick size in the same form as a typed
+    value (argparse converts a default given as text; so does `--quick`)."""
+    import argparse
+
+    from schedlib.experiments.options import add_quick_argument, number_list
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--iat", type=number_list(greater_than=0), default="1.5,2.0")
+    add_quick_argument(parser, {"iat": "15,25"}, full_time="1 h", quick_time="1 min")
+    for argv, iat in (
+        ([], (1.5, 2.0)),
+        (["--quick"], (15.0, 25.0)),
+        (["--quick", "--iat", "3"], (3.0,)),
+    ):
+        args = parser.parse_args(argv)
+        apply_quick(args)
+        assert args.iat == iat, argv
