@@ -181,6 +181,15 @@ def _x(x: float) -> str:
     return f"{x:.2f}" if x < 10 else f"{x:.1f}"
 
 
+def _markdown(columns: list[str], rows: list[list[str]]) -> str:
+    """A Markdown table; a column whose name ends with ` <` is left-aligned, others right."""
+    names = [c.removesuffix(" <") for c in columns]
+    aligns = ["---" if c.endswith(" <") else "---:" for c in columns]
+    lines = [f"| {' | '.join(names)} |", f"|{'|'.join(aligns)}|"]
+    lines += [f"| {' | '.join(row)} |" for row in rows]
+    return "\n".join(lines)
+
+
 def _paired_bars(
     ax: Any,
     labels: list[str],
@@ -224,18 +233,14 @@ def measure_simulation(options: argparse.Namespace) -> dict[str, Any]:
 
 
 def table_simulation(results: dict[str, Any]) -> str:
-    lines = [
-        "| trace | processors | jobs simulated | policy | CPU (s) | jobs per CPU second "
-        "| plain loop (s) | ours ÷ plain loop | peak MB |",
-        "|---|---:|---:|---|---:|---:|---:|---:|---:|",
-    ]
-    for r in results["rows"]:
-        lines.append(
-            f"| {r['trace']} | {r['processors']} | {_n(r['jobs'])} | {r['policy']} "
-            f"| {r['cpu_s']:.2f} | {_n(r['jobs'] / r['cpu_s'])} | {r['plain_cpu_s']:.2f} "
-            f"| {_x(r['cpu_s'] / r['plain_cpu_s'])} | {r['peak_MB']:.0f} |"
-        )
-    return "\n".join(lines)
+    columns = ["trace <", "processors", "jobs simulated", "policy <", "CPU (s)",
+               "jobs per CPU second", "plain loop (s)", "ours ÷ plain loop", "peak MB"]  # fmt: skip
+    return _markdown(columns, [
+        [r["trace"], str(r["processors"]), _n(r["jobs"]), r["policy"], f"{r['cpu_s']:.2f}",
+         _n(r["jobs"] / r["cpu_s"]), f"{r['plain_cpu_s']:.2f}",
+         _x(r["cpu_s"] / r["plain_cpu_s"]), f"{r['peak_MB']:.0f}"]
+        for r in results["rows"]
+    ])  # fmt: skip
 
 
 def figure_simulation(results: dict[str, Any], plt: Any) -> Any:
@@ -284,20 +289,16 @@ def measure_command(options: argparse.Namespace) -> dict[str, Any]:
 
 
 def table_command(results: dict[str, Any]) -> str:
-    lines = [
-        f"| command ({results['trace']}, output to CSV) | CPU (s) | wall (s) | peak MB "
-        "| baseline | baseline CPU (s) | ours ÷ baseline |",
-        "|---|---:|---:|---:|---|---:|---:|",
-    ]
+    columns = [f"command ({results['trace']}, output to CSV) <", "CPU (s)", "wall (s)",
+               "peak MB", "baseline <", "baseline CPU (s)", "ours ÷ baseline"]  # fmt: skip
+    rows = []
     for r in results["rows"]:
         ours, plain = r["ours"], r["plain"]
         baseline = "`python -c pass`" if r["command"] == "run --help" else "reading + plain loop"
-        lines.append(
-            f"| `schedlib {r['command']}` | {ours['cpu_s']:.2f} | {ours['wall_s']:.2f} "
-            f"| {ours['peak_MB']:.0f} | {baseline} | {plain['cpu_s']:.2f} "
-            f"| {_x(ours['cpu_s'] / plain['cpu_s'])} |"
-        )
-    return "\n".join(lines)
+        rows.append([f"`schedlib {r['command']}`", f"{ours['cpu_s']:.2f}", f"{ours['wall_s']:.2f}",
+                     f"{ours['peak_MB']:.0f}", baseline, f"{plain['cpu_s']:.2f}",
+                     _x(ours["cpu_s"] / plain["cpu_s"])])  # fmt: skip
+    return _markdown(columns, rows)
 
 
 def figure_command(results: dict[str, Any], plt: Any) -> Any:
@@ -344,18 +345,13 @@ def measure_reading(options: argparse.Namespace) -> dict[str, Any]:
 
 
 def table_reading(results: dict[str, Any]) -> str:
-    lines = [
-        "| trace | records | CPU (s) | records per CPU second | baseline: decompress and split "
-        "(s) | ours ÷ baseline | peak MB |",
-        "|---|---:|---:|---:|---:|---:|---:|",
-    ]
-    for r in results["rows"]:
-        lines.append(
-            f"| {r['trace']} | {_n(r['records'])} | {r['cpu_s']:.2f} "
-            f"| {_n(r['records'] / r['cpu_s'])} | {r['plain_cpu_s']:.2f} "
-            f"| {_x(r['cpu_s'] / r['plain_cpu_s'])} | {r['peak_MB']:.0f} |"
-        )
-    return "\n".join(lines)
+    columns = ["trace <", "records", "CPU (s)", "records per CPU second",
+               "baseline: decompress and split (s)", "ours ÷ baseline", "peak MB"]  # fmt: skip
+    return _markdown(columns, [
+        [r["trace"], _n(r["records"]), f"{r['cpu_s']:.2f}", _n(r["records"] / r["cpu_s"]),
+         f"{r['plain_cpu_s']:.2f}", _x(r["cpu_s"] / r["plain_cpu_s"]), f"{r['peak_MB']:.0f}"]
+        for r in results["rows"]
+    ])  # fmt: skip
 
 
 def figure_reading(results: dict[str, Any], plt: Any) -> Any:
@@ -407,20 +403,17 @@ def _per_job_us(row: dict[str, Any]) -> float:
 
 
 def table_growth(results: dict[str, Any]) -> str:
-    lines = [
-        "| run | policy | jobs | CPU (s) | µs per job | µs per job ÷ the smallest size's |",
-        "|---|---|---:|---:|---:|---:|",
-    ]
+    columns = ["run <", "policy <", "jobs", "CPU (s)", "µs per job",
+               "µs per job ÷ the smallest size's"]  # fmt: skip
     first: dict[tuple[str, str], float] = {}
+    rows = []
     for r in results["rows"]:
-        key = (r["mode"], r["policy"])
-        first.setdefault(key, _per_job_us(r))
+        first.setdefault((r["mode"], r["policy"]), _per_job_us(r))
         mode = "record kept (`schedule`)" if r["mode"] == "record" else "streamed (`schedule_iter`)"
-        lines.append(
-            f"| {mode} | {r['policy']} | {_n(r['jobs'])} | {r['cpu_s']:.2f} "
-            f"| {_per_job_us(r):.1f} | {_x(_per_job_us(r) / first[key])} |"
-        )
-    return "\n".join(lines)
+        rows.append([mode, r["policy"], _n(r["jobs"]), f"{r['cpu_s']:.2f}",
+                     f"{_per_job_us(r):.1f}",
+                     _x(_per_job_us(r) / first[(r["mode"], r["policy"])])])  # fmt: skip
+    return _markdown(columns, rows)
 
 
 def figure_growth(results: dict[str, Any], plt: Any) -> Any:
@@ -434,17 +427,13 @@ def figure_growth(results: dict[str, Any], plt: Any) -> Any:
 
 
 def table_memory(results: dict[str, Any]) -> str:
-    lines = [
-        "| run | policy | jobs | peak MB | before the run (MB) | peak ÷ before the run |",
-        "|---|---|---:|---:|---:|---:|",
-    ]
-    for r in results["rows"]:
-        mode = "record kept" if r["mode"] == "record" else "streamed"
-        lines.append(
-            f"| {mode} | {r['policy']} | {_n(r['jobs'])} | {r['peak_MB']:.0f} "
-            f"| {r['loaded_MB']:.0f} | {_x(r['peak_MB'] / r['loaded_MB'])} |"
-        )
-    return "\n".join(lines)
+    columns = ["run <", "policy <", "jobs", "peak MB", "before the run (MB)",
+               "peak ÷ before the run"]  # fmt: skip
+    return _markdown(columns, [
+        ["record kept" if r["mode"] == "record" else "streamed", r["policy"], _n(r["jobs"]),
+         f"{r['peak_MB']:.0f}", f"{r['loaded_MB']:.0f}", _x(r["peak_MB"] / r["loaded_MB"])]
+        for r in results["rows"]
+    ])  # fmt: skip
 
 
 def figure_memory(results: dict[str, Any], plt: Any) -> Any:
@@ -498,24 +487,26 @@ def _exponents(rows: list[dict[str, Any]], key: str) -> list[str]:
 
 
 def table_conservative(results: dict[str, Any]) -> str:
-    row = results["row"]
-    lines = [
+    row, hostile = results["row"], results["hostile"]
+    cpu = _exponents(results["rows"], "cpu_s")
+    moved = _exponents(results["rows"], "moved")
+    growth = _markdown(
+        ["jobs", "CPU (s)", "growth exponent of the CPU", "peak MB", "compressions",
+         "queue at a compression (mean)", "reservations moved", "growth exponent of the moves"],
+        [[_n(r["jobs"]), f"{r['cpu_s']:.2f}", a, f"{r['peak_MB']:.0f}", _n(r["compressions"]),
+          str(r["queue_mean"]), _n(r["moved"]), b]
+         for r, a, b in zip(results["rows"], cpu, moved, strict=True)],
+    )  # fmt: skip
+    single = _markdown(
+        ["jobs", "CPU (s)", "jobs per CPU second", "peak MB", "MB before the run"],
+        [[_n(r["jobs"]), f"{r['cpu_s']:.2f}", _n(r["jobs_per_cpu_s"]), f"{r['peak_MB']:.0f}",
+          f"{r['loaded_MB']:.0f}"] for r in results["single"]],
+    )  # fmt: skip
+    return "\n".join([
         f"**One multi-site row** ({row['policy']}, K = 4 sites by load, SDSC-SP2, load factor "
         f"{row['load_factor']}):",
         "",
-        "| jobs | CPU (s) | growth exponent of the CPU | peak MB | compressions "
-        "| queue at a compression (mean) | reservations moved | growth exponent of the moves |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ]
-    cpu = _exponents(results["rows"], "cpu_s")
-    moved = _exponents(results["rows"], "moved")
-    for r, a, b in zip(results["rows"], cpu, moved, strict=True):
-        lines.append(
-            f"| {_n(r['jobs'])} | {r['cpu_s']:.2f} | {a} | {r['peak_MB']:.0f} "
-            f"| {_n(r['compressions'])} | {r['queue_mean']} | {_n(r['moved'])} | {b} |"
-        )
-    hostile = results["hostile"]
-    lines += [
+        growth,
         "",
         "**2000 jobs submitted at one instant** to three conservative sites "
         f"(conservative-mr): {hostile['cpu_s']:.2f} CPU seconds, "
@@ -524,15 +515,8 @@ def table_conservative(results: dict[str, Any]) -> str:
         "",
         "**Single-site conservative, CTC-SP2 repeated, streamed** (`schedule_iter`):",
         "",
-        "| jobs | CPU (s) | jobs per CPU second | peak MB | MB before the run |",
-        "|---:|---:|---:|---:|---:|",
-    ]
-    lines += [
-        f"| {_n(r['jobs'])} | {r['cpu_s']:.2f} | {_n(r['jobs_per_cpu_s'])} | {r['peak_MB']:.0f} "
-        f"| {r['loaded_MB']:.0f} |"
-        for r in results["single"]
-    ]
-    return "\n".join(lines)
+        single,
+    ])  # fmt: skip
 
 
 def figure_conservative(results: dict[str, Any], plt: Any) -> Any:
