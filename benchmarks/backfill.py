@@ -338,7 +338,7 @@ def main() -> None:
         nargs=2,
         metavar=("PATH", "POLICY"),
         help="only read PATH and run the plain loop of POLICY on it (a whole process to "
-        "time from outside, e.g. with farm-bench, beside `schedlib run`)",
+        "time from outside, e.g. with /usr/bin/time -v, beside `schedlib run`)",
     )
     args = parser.parse_args()
     if args.plain_process:

@@ -1,4 +1,4 @@
-"""Benchmark: conservative backfilling at scale (issue 26), written to the Performance page.
+"""Benchmark: conservative backfilling at scale, and a comparison with another version.
 
 Four measurements, each in a fresh subprocess (CPU seconds of the measured call, and the
 subprocess's peak resident set):
@@ -23,10 +23,10 @@ interpreter (another checkout's virtual environment: the version before), paired
 with ours (A B A B ...). The counters need `Reservations`: the version before gets
 its time only.
 
-`--write` keeps the results in `benchmarks/conservative_scale.json` and writes the
-tables between the markers of `docs/performance.md`; `tests/test_performance_page.py`
-checks that the page shows what the file gives. `--render` rewrites the page from the
-file alone.
+`--write` keeps the results in `benchmarks/conservative_scale.json` and prints the
+tables; `--render` prints them from the file alone. The Performance page's section on
+conservative backfilling at scale is measured and written by `benchmarks/performance.py`,
+which runs this script's children (`--child row|hostile|single`).
 
 Usage:
 
@@ -54,9 +54,6 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "conservative_scale.json"
-PAGE = ROOT / "docs" / "performance.md"
-BEGIN = "<!-- conservative-scale: begin (benchmarks/conservative_scale.py --write) -->"
-END = "<!-- conservative-scale: end -->"
 ROW = {"trace": "sdsc", "policy": "conservative-mr", "load_factor": 2.0}
 SINGLE_TRACE = ROOT.parent / "shared" / "traces" / "CTC-SP2-1996-3.1-cln.swf.gz"
 
@@ -556,13 +553,6 @@ def _targets(results: dict[str, Any], estimate: tuple[float, int] | None) -> lis
     return out
 
 
-def write_page(results: dict[str, Any]) -> None:
-    page = PAGE.read_text()
-    head, rest = page.split(BEGIN)
-    _, tail = rest.split(END)
-    PAGE.write_text(head + BEGIN + "\n" + table(results) + END + tail)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", nargs="+", type=int, default=[1000, 2000, 5000])
@@ -594,17 +584,15 @@ def main() -> None:
         results = json.loads(RESULTS.read_text())
         results["whole"] = whole(args.before, args.pairs)
         RESULTS.write_text(json.dumps(results, indent=1) + "\n")
-        write_page(results)
+        print(table(results))
         return
     if args.render:
-        write_page(json.loads(RESULTS.read_text()))
+        print(table(json.loads(RESULTS.read_text())))
         return
     results = measure(args)
     if args.write:
         RESULTS.write_text(json.dumps(results, indent=1) + "\n")
-        write_page(results)
-    else:
-        print(table(results))
+    print(table(results))
 
 
 if __name__ == "__main__":

@@ -103,14 +103,14 @@ def measure(trace: str, policy: str, n: int, streamed: bool) -> dict[str, Any]:
         for _ in repeated(jobs, n, span):
             pass
         gen_s = time.perf_counter() - start
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         count = sum(1 for _ in schedule_iter(repeated(jobs, n, span), cluster, policy=policy))
-        wall = time.perf_counter() - start
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     else:
         synthetic = list(repeated(jobs, n, span))
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         record = schedule(synthetic, cluster, policy=policy)
-        wall = time.perf_counter() - start
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
         count = len(record.outcomes)
     assert count == n, (count, n)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -119,6 +119,7 @@ def measure(trace: str, policy: str, n: int, streamed: bool) -> dict[str, Any]:
         "policy": policy,
         "jobs": n,
         "wall_s": round(wall, 2),
+        "cpu_s": round(cpu, 2),
         "gen_s": None if gen_s is None else round(gen_s, 2),
         "jobs_per_s": round(n / wall),
         "peak_MB": round(peak, 1),

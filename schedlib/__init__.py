@@ -18,8 +18,9 @@ Examples
 8
 """
 
-from typing import Any
+from typing import Any as _Any
 
+from schedlib import docstrings as _docstrings
 from schedlib.errors import (
     InvalidValueError,
     SchedlibError,
@@ -39,8 +40,10 @@ from schedlib.place import ProcessorSet
 
 __version__ = "0.1.0"
 
+_docstrings.install()  # help() shows the docstrings' cross-references as plain text
 
-def __getattr__(name: str) -> Any:
+
+def __getattr__(name: str) -> _Any:
     # Conveniences from higher layers, loaded on first use (see the layer test).
     if name == "sweep":
         from schedlib.execution.sweep import sweep

@@ -2,16 +2,18 @@
 
 ```text
 schedlib compare [--workload FILE.swf[.gz]] [--format table|json|csv]
-schedlib run --policy easy [--workload FILE] [--output jobs.csv|jobs.json]
+schedlib run --policy easy|MODULE:FUNCTION [--workload FILE] [--output jobs.csv|jobs.json]
+schedlib conform MODULE:FUNCTION [--family backfill] [--guarantees easy-head,...]
 schedlib reproduce {pgs,preemptive,deferment,frequency,multisite,all} [options]
 schedlib check FILE [--processors N] [--policy easy|fcfs] [--format text|json]
-schedlib plot FILE [--output FIGURE.png]
+schedlib plot FILE [--output FIGURE.png] [--from T] [--to T]
 ```
 
-Exit codes: 0 success, 1 an unexpected internal error (or, for `check`, a
-violated invariant), 2 bad input (bad
-arguments, unreadable or malformed files; one line on standard error, no
-traceback), 130 interrupted. Results go to standard output, progress bars and
+Exit codes: 0 success, 1 an unexpected internal error (or, for `check` and
+`conform`, a violated invariant), 2 bad input (bad arguments, unreadable or
+malformed files, a scheduler of yours that cannot be loaded or fails; one line
+on standard error, no traceback; for a bad argument, the line ends by pointing
+to `--help`), 130 interrupted. Results go to standard output, progress bars and
 errors to standard error; progress bars appear only on a terminal.
 """
 
@@ -23,11 +25,18 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, NoReturn
 
 from schedlib import __version__
 from schedlib.errors import SchedlibError, SimulationStuckError
 from schedlib.experiments import REPRODUCTIONS, reproduction
+from schedlib.experiments.run_options import (
+    add_policy_arguments,
+    add_workload_arguments,
+    check_run_options,
+    check_workload_options,
+    positive_int,
+)
 from schedlib.results.tables import FORMATS, render, render_by
 
 __all__ = ["build_parser", "main"]
@@ -35,52 +44,12 @@ __all__ = ["build_parser", "main"]
 PROG = "schedlib"
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
-    return value
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a bad argument said in one line that names it and points to `--help`."""
 
-
-def _add_workload_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--workload",
-        metavar="FILE",
-        help="SWF trace (.swf or .swf.gz); default: the embedded SDSC-SP2 slice",
-    )
-    parser.add_argument(
-        "--processors",
-        type=_positive_int,
-        metavar="N",
-        help="machine size; default: the trace header's MaxProcs (else MaxNodes)",
-    )
-    parser.add_argument(
-        "--over-limit",
-        choices=("kill", "extend"),
-        default="kill",
-        help="jobs whose runtime exceeds their request: kill at the limit (default) "
-        "or extend the request to the runtime",
-    )
-    parser.add_argument(
-        "--limit", type=_positive_int, metavar="N", help="use only the first N jobs of the trace"
-    )
-    parser.add_argument(
-        "--conventions",
-        choices=("instant", "pyss"),
-        default="instant",
-        help="event order: one scheduling pass per instant (instant, default) or one per "
-        "submission and per job end, as the pyss simulator does (pyss)",
-    )
-    parser.add_argument(
-        "--cleaning",
-        choices=("default", "pyss"),
-        default="default",
-        help="trace cleaning rules: ours (default) or the pyss simulator's (pyss; "
-        "--over-limit must then stay kill)",
-    )
+    def error(self, message: str) -> NoReturn:
+        text = " ".join(message.split())
+        self.exit(2, f"{self.prog}: error: {text} (see {self.prog} --help)\n")
 
 
 def _add_format_argument(parser: argparse.ArgumentParser) -> None:
@@ -106,11 +75,33 @@ def _add_plot_argument(parser: argparse.ArgumentParser, what: str) -> None:
     )
 
 
+def _say_trace(path: str | None) -> None:
+    """Name the trace a run reads, with its sha256, and check it against what is known of it
+    (the archive's files, the embedded slices, a README.md beside it that gives its sha256)."""
+    from schedlib.workloads.provenance import identify
+
+    if path is None:
+        from importlib import resources
+
+        from schedlib.workloads.workload import DEFAULT_WORKLOAD_FILE
+
+        embedded = resources.files("schedlib") / "data" / DEFAULT_WORKLOAD_FILE
+        with resources.as_file(embedded) as file:
+            found = identify(file)
+        print(f"{PROG}: workload: the embedded default, {found.line()}", file=sys.stderr)
+        return
+    found = identify(Path(path).resolve())
+    print(f"{PROG}: workload: {found.line()}", file=sys.stderr)
+    if (warning := found.warning()) is not None:
+        print(f"{PROG}: warning: {warning}", file=sys.stderr)
+
+
 def _load(args: argparse.Namespace) -> Any:
     """Read the workload; say on standard error what cleaning did and what was assumed."""
     from schedlib.workloads import CleaningPolicy, load_workload
     from schedlib.workloads.cleaning import CLEANINGS
 
+    _say_trace(args.workload)
     workload = load_workload(
         Path(args.workload) if args.workload else None,
         processors=args.processors,
@@ -123,15 +114,25 @@ def _load(args: argparse.Namespace) -> Any:
     return workload
 
 
-def _print_summaries(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
-    """Metrics as rows, one column per policy, with units (table); flat rows otherwise."""
-    from schedlib.experiments.backfilling import SUMMARY_CONTEXT
+def _print_summaries(
+    rows: list[dict[str, Any]], args: argparse.Namespace, workload: Any = None
+) -> None:
+    """Metrics as rows, one column per policy, with units, then what the job counts are
+    (table); flat rows otherwise."""
+    from schedlib.experiments.backfilling import SUMMARY_CONTEXT, count_notes
     from schedlib.results.metrics import SUMMARY_EXPLAINED, SUMMARY_UNITS
 
     if args.format != "table":
         print(render(rows, args.format))
         return
     print(render_by(rows, "policy", context=SUMMARY_CONTEXT, units=SUMMARY_UNITS))
+    notes = count_notes(workload) if workload is not None else []
+    if notes:
+        import textwrap
+
+        print("\nwhat the job counts are:")
+        for note in notes:
+            print(textwrap.fill(note, 78, initial_indent="  ", subsequent_indent="    "))
     if args.explain:
         width = max(len(name) for name in SUMMARY_EXPLAINED)
         print("\nwhat the rows mean (means are over the jobs that ran):")
@@ -167,12 +168,16 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from schedlib.results.export import RECORD_SUFFIXES, check_output_path
 
     if args.stream:
+        check_run_options(args)
         return _run_streamed(args)
+    _check_plot(args)
     if args.output:  # before any work: a wrong name or folder fails at once
         check_output_path(args.output, RECORD_SUFFIXES, option="--output")
-    _check_plot(args)
+    check_run_options(args)  # a scheduler of yours is loaded and checked here, before any work
     workload = _load(args)
-    record = run_policy(workload, args.policy, show_progress=True, conventions=args.conventions)
+    record = run_policy(
+        workload, args.policy, show_progress=True, conventions=args.conventions, form=args.form
+    )
     if args.output:
         from schedlib.results.export import write_record
 
@@ -181,9 +186,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
             f"{PROG}: wrote {len(record.outcomes)} jobs to {args.output}",
             file=sys.stderr,
         )
-    _print_summaries([summary_row(workload, record)], args)
+    _print_summaries([summary_row(workload, record)], args, workload)
     if args.plot:
-        _plot_runs(args, workload, {args.policy: record})
+        _plot_runs(args, workload, {record.algorithm: record})
     return 0
 
 
@@ -191,6 +196,7 @@ def _run_streamed(args: argparse.Namespace) -> int:
     """`run --stream`: the trace read and CSV rows written as the run goes; nothing kept."""
     from schedlib.backfill import schedule_iter
     from schedlib.experiments.backfilling import summary_fields
+    from schedlib.experiments.run_options import POLICIES
     from schedlib.results.atomic import atomic_write
     from schedlib.results.export import check_output_path, run_metadata, write_outcomes_csv
     from schedlib.results.metrics import summarize_outcomes
@@ -199,6 +205,11 @@ def _run_streamed(args: argparse.Namespace) -> int:
 
     if args.plot:
         raise SchedlibError("--stream keeps no record to plot; drop --plot or --stream")
+    if args.policy not in POLICIES:
+        raise SchedlibError(
+            f"--stream runs the shipped policies only ({', '.join(POLICIES)}); drop --stream "
+            f"to run {args.policy}"
+        )
     if not args.output or not args.output.lower().endswith(".csv"):
         raise SchedlibError(
             "--stream writes each job's CSV row as the job ends: give --output FILE.csv"
@@ -209,6 +220,7 @@ def _run_streamed(args: argparse.Namespace) -> int:
             "the whole trace: drop one"
         )
     check_output_path(args.output, (".csv",), option="--output")
+    _say_trace(args.workload)
     with (
         stream_workload(
             Path(args.workload) if args.workload else None,
@@ -239,7 +251,7 @@ def _run_streamed(args: argparse.Namespace) -> int:
     for warning in workload.warnings():
         print(f"{PROG}: warning: {warning}", file=sys.stderr)
     print(f"{PROG}: wrote {summary.jobs} jobs to {args.output}", file=sys.stderr)
-    _print_summaries([summary_fields(workload, summary)], args)
+    _print_summaries([summary_fields(workload, summary)], args, workload)
     return 0
 
 
@@ -248,43 +260,220 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     from schedlib.experiments.backfilling import run_policy, summary_row
 
     _check_plot(args)
+    check_workload_options(args)
     workload = _load(args)
     records = {
         p: run_policy(workload, p, show_progress=True, conventions=args.conventions)
         for p in POLICIES
     }
-    _print_summaries([summary_row(workload, r) for r in records.values()], args)
+    _print_summaries([summary_row(workload, r) for r in records.values()], args, workload)
     if args.plot:
         _plot_runs(args, workload, records)
     return 0
 
 
+def _cmd_conform(args: argparse.Namespace) -> int:
+    """`schedlib conform`: the conformance kit on a scheduler of yours, one line per check."""
+    import importlib.util
+
+    from schedlib.errors import InvalidValueError
+    from schedlib.testing.conformance import ConformanceError, check_scheduler, checks_for
+
+    if importlib.util.find_spec("hypothesis") is None:
+        raise SchedlibError(
+            "schedlib conform draws its inputs with hypothesis, which is not installed; "
+            "install the 'test' extra: pip install '.[test]' in schedlib's clone"
+        )
+    scheduler, form, source = _conform_target(args)
+    guarantees = [g.strip() for g in (args.guarantees or "").split(",") if g.strip()]
+    try:
+        chosen = checks_for(scheduler, args.family, guarantees=guarantees, form=form)
+    except InvalidValueError as error:
+        flag = {"guarantees": "--guarantees", "family": "--family", "form": "--form"}
+        raise InvalidValueError(
+            flag.get(error.field, error.field), error.value, error.reason
+        ) from None
+    name = getattr(scheduler, "__name__", str(scheduler))
+    seeded = f"seed {args.seed}" if args.seed is not None else "derandomized (--seed to vary)"
+    print(
+        f"{PROG}: conform {name} ({source}): family {args.family}, "
+        f"{len(chosen)} checks, {args.max_examples} examples each, {seeded}",
+        file=sys.stderr,
+    )
+    width = max(len(c.name) for c in chosen)
+    failed = []
+    for check in chosen:
+        try:
+            check_scheduler(
+                scheduler,
+                args.family,
+                guarantees=guarantees,
+                max_examples=args.max_examples,
+                seed=args.seed,
+                form=form,
+                checks=[check.name],
+            )
+        except ImportError as error:
+            raise SchedlibError(str(error)) from None
+        except ConformanceError as error:
+            failed.append(check.name)
+            print(f"FAIL  {check.name:<{width}}  {error.reason}", flush=True)
+            print(f"# counterexample for {check.name}: paste it into a test")
+            print(
+                "\n".join([*_import_lines(args.scheduler, error.reproduction), error.reproduction])
+            )
+            print(f"# end of the counterexample for {check.name}", flush=True)
+            continue
+        print(f"ok    {check.name:<{width}}  {check.asserts}", flush=True)
+    passed = len(chosen) - len(failed)
+    verdict = f"{passed} of {len(chosen)} checks pass"
+    if failed:
+        verdict += f"; failed: {', '.join(failed)}"
+    print(verdict)
+    return 1 if failed else 0
+
+
+def _conform_target(args: argparse.Namespace) -> tuple[Any, str | None, str]:
+    """The scheduler `conform` checks, its form, and where it came from."""
+    from schedlib.execution.loading import is_reference, load_object
+    from schedlib.experiments.run_options import POLICIES
+
+    if is_reference(args.scheduler):
+        scheduler = load_object(args.scheduler, option="SCHEDULER")
+        if args.family == "backfill":
+            from schedlib.backfill.forms import check_form, form_of
+
+            check_form(scheduler, args.form or form_of(scheduler), option="--form")
+        source = args.scheduler.rpartition(":")[0]
+        return scheduler, args.form, source
+    if args.family == "backfill":
+        if args.scheduler not in POLICIES:
+            raise SchedlibError(
+                f"SCHEDULER = {args.scheduler!r}: expected MODULE:FUNCTION or "
+                f"path/to/file.py:FUNCTION, or a shipped policy ({', '.join(POLICIES)})"
+            )
+        import schedlib.backfill as shipped
+
+        form = args.form or ("plan" if args.scheduler == "conservative" else None)
+        return getattr(shipped, args.scheduler), form, "shipped"
+    return args.scheduler, args.form, "shipped"  # a policy name the family knows
+
+
+def _import_lines(reference: str, reproduction: str) -> list[str]:
+    """Lines that bind the scheduler under the name the printed counterexample uses."""
+    from schedlib.execution.loading import is_reference
+
+    if not is_reference(reference):
+        return []
+    module, _, name = reference.rpartition(":")
+    first = name.split(".")[0]
+    lines = []
+    if module.endswith(".py") or "/" in module:
+        path = Path(module).resolve()
+        if path.parent != Path.cwd().resolve():
+            lines += ["import sys", f"sys.path.insert(0, {str(path.parent)!r})"]
+        module = path.stem
+    lines.append(f"from {module} import {first}")
+    last = name.split(".")[-1]
+    if "." in name and f"{last}" in reproduction:
+        lines.append(f"{last} = {name}")
+    return lines
+
+
+_TIME_UNITS = {"s": 1, "min": 60, "h": 3600, "d": 86400}
+
+
+def _time_argument(text: str) -> tuple[float, str | None]:
+    """`--from` / `--to`: a time since the first submission, a number in the unit of the
+    run's time axis, or with a unit (90s, 30min, 12h, 3d)."""
+    import re
+
+    match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*(s|min|h|d)?\s*", text)
+    if match is None:
+        raise argparse.ArgumentTypeError(
+            f"expected a time >= 0, a number or one with a unit (90s, 30min, 12h, 3d), got {text!r}"
+        )
+    return float(match.group(1)), match.group(2)
+
+
+def _plot_window(args: argparse.Namespace, schedule: Any) -> tuple[float, float] | None:
+    """The window `--from` / `--to` choose, in the file's time, or `None` for the default."""
+    from schedlib.errors import InvalidValueError
+    from schedlib.results.plotting import TimeAxis, run_span
+
+    if args.start is None and args.end is None:
+        return None
+    origin, last = run_span(schedule)
+    axis = TimeAxis.of([origin, last], origin)
+
+    def seconds(given: tuple[float, str | None]) -> float:
+        value, unit = given
+        return value * (_TIME_UNITS[unit] if unit else axis.scale)
+
+    low = seconds(args.start) if args.start is not None else 0.0
+    high = seconds(args.end) if args.end is not None else last - origin
+    length = f"the run lasts {axis.at(last):.4g} {axis.unit} from its first submission"
+    if args.start is not None and low >= last - origin:
+        raise InvalidValueError("--from", _shown(args.start), f"after the run's end ({length})")
+    if high <= low:
+        raise InvalidValueError(
+            "--to",
+            _shown(args.end),
+            f"must be later than --from {_shown(args.start)}"
+            if args.start is not None
+            else f"must be > 0 ({length})",
+        )
+    return origin + low, origin + high
+
+
+def _shown(given: tuple[float, str | None] | None) -> str:
+    if given is None:
+        return "0"
+    value, unit = given
+    return f"{value:g}{unit or ''}"
+
+
 def _cmd_plot(args: argparse.Namespace) -> int:
+    from schedlib.errors import InvalidValueError
     from schedlib.results.plotting import check_figure_path, pyplot, save_figure
 
     pyplot()  # matplotlib missing: say so before reading anything
     source = Path(args.file)
-    target = check_figure_path(args.output or source.with_name(source.name.split(".")[0] + ".png"))
+    if args.output:
+        target = check_figure_path(args.output, option="--output")
+    else:
+        target = check_figure_path(
+            source.with_name(source.name.split(".")[0] + ".png"), option="the figure (--output)"
+        )
     if _is_sweep_file(source):
         from schedlib.execution.sweep import read_sweep
         from schedlib.results.metrics import SUMMARY_UNITS
         from schedlib.results.plotting import plot_sweep
 
+        if args.start is not None or args.end is not None:
+            raise SchedlibError("--from and --to choose a window of a run's plot, not a sweep's")
         try:
             results = read_sweep(source)
         except UnicodeDecodeError:
             raise SchedlibError(f"{source}: not a text file (not UTF-8)") from None
-        figure = plot_sweep(
-            list(results.results.values()),
-            x=args.x,
-            metrics=args.metric or (),
-            units=SUMMARY_UNITS,
-            title=str(source),
-        )
+        try:
+            figure = plot_sweep(
+                list(results.results.values()),
+                x=args.x,
+                metrics=args.metric or (),
+                units=SUMMARY_UNITS,
+                title=str(source),
+            )
+        except InvalidValueError as error:  # the library's parameters are the command's flags
+            flag = {"x": "--x", "metric": "--metric"}.get(error.field, error.field)
+            raise InvalidValueError(flag, error.value, error.reason) from None
     else:
-        from schedlib.results.plotting import plot_schedule
+        from schedlib.results.plotting import TimeAxis, default_window, plot_schedule, run_span
         from schedlib.results.schedules import read_schedule
 
+        for flag, given in (("--x", args.x), ("--metric", args.metric)):
+            if given:
+                raise SchedlibError(f"{flag} is for a sweep's plot; {source} is a run")
         schedule = read_schedule(source)
         capacity = args.processors or schedule.capacity
         if capacity is None:
@@ -298,7 +487,19 @@ def _cmd_plot(args: argparse.Namespace) -> int:
                 "processors (the highest processor used); give --processors N",
                 file=sys.stderr,
             )
-        figure = plot_schedule(schedule, capacity=capacity, log_wait=args.log_wait)
+        window = _plot_window(args, schedule)
+        figure = plot_schedule(schedule, capacity=capacity, log_wait=args.log_wait, window=window)
+        whole = run_span(schedule)
+        shown = window or default_window(schedule)
+        if shown != whole:
+            axis = TimeAxis.of(list(whole), whole[0])
+            print(
+                f"{PROG}: the Gantt chart shows {axis.at(shown[0]):.4g} to "
+                f"{axis.at(shown[1]):.4g} {axis.unit} of the run's {axis.at(whole[1]):.4g} "
+                f"{axis.unit}; choose another window with --from/--to (numbers in "
+                f"{axis.unit}, or with a unit: 90min, 12h, 3d)",
+                file=sys.stderr,
+            )
     print(save_figure(figure, target))
     return 0
 
@@ -416,12 +617,22 @@ def _quiet_local_cluster(cluster_type: Any, workers: int) -> Any:
 
 
 def _cmd_sweep(args: argparse.Namespace) -> int:
+    import attrs
+
     from schedlib.execution.config import read_sweep_config
     from schedlib.execution.sweep import configurations, sweep
-    from schedlib.experiments.catalog import experiment
+    from schedlib.experiments.catalog import draws_at_random, experiment
 
     config = read_sweep_config(args.config)
     run = experiment(config.experiment)
+    if not draws_at_random(config.experiment) and len(config.seeds) > 1:
+        print(
+            f"{PROG}: {config.experiment} draws nothing at random: its {len(config.seeds)} "
+            f"seeds would give identical runs, so each configuration runs once, with seed "
+            f"{config.seeds[0]}",
+            file=sys.stderr,
+        )
+        config = attrs.evolve(config, seeds=config.seeds[:1])
     todo = configurations(config.grid, seeds=config.seeds, fixed=config.fixed)
     _check_sweep(config, todo, args.config)
     output = args.output or config.output
@@ -462,24 +673,32 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
 def _check_sweep(config: Any, todo: list[dict[str, Any]], source: str) -> None:
     """Every configuration of the sweep is accepted by its experiment, before any run: each
-    value of each grid key first (to name it), then every combination."""
+    fixed option first, then each value of each grid key (with the other keys at their first
+    values), each named by its TOML key, then every combination."""
     from schedlib.errors import InvalidValueError
     from schedlib.experiments.catalog import validate_parameters
 
+    def check(parameters: dict[str, Any], where: str) -> None:
+        try:
+            validate_parameters(config.experiment, parameters)
+        except InvalidValueError as error:
+            said = error.reason if error.field.startswith("parameters of") else str(error)
+            raise SchedlibError(f"{source}: {where}: {said}") from None
+
+    for key, value in config.fixed.items():
+        check({key: value}, f"fixed.{key} = {value!r}")
     first = {k: values[0] for k, values in config.grid.items()}
     for key, values in config.grid.items():
         for value in values:
-            try:
-                validate_parameters(config.experiment, {**config.fixed, **first, key: value})
-            except InvalidValueError as error:
-                raise SchedlibError(f"{source}: grid.{key} = {value!r}: {error.reason}") from None
+            check({**config.fixed, **first, key: value}, f"grid.{key} = {value!r}")
     seen: set[str] = set()
     for configuration in todo:
         point = {k: v for k, v in configuration.items() if k != "seed"}
         key = repr(sorted(point.items()))
         if key not in seen:
             seen.add(key)
-            validate_parameters(config.experiment, point)
+            swept = ", ".join(f"{k} = {point[k]!r}" for k in config.grid)
+            check(point, f"the combination {swept}")
 
 
 def _sweep_output(
@@ -533,7 +752,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     `reproduce` (each imports its reproduction, which is slow) are set up
     only when that command line may need them: no subcommand, or `reproduce`.
     """
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog=PROG,
         description="Grid and HPC job-scheduling algorithms: simulate, compare, reproduce.",
     )
@@ -546,7 +765,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         description="Run FCFS, EASY and conservative backfilling on one workload "
         "(default: the embedded SDSC-SP2 slice) and print one table of their metrics.",
     )
-    _add_workload_arguments(compare)
+    add_workload_arguments(compare)
     _add_format_argument(compare)
     _add_explain_argument(compare)
     _add_plot_argument(compare, "utilisation, queue length and wait CDF of each policy")
@@ -554,17 +773,14 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
     run = commands.add_parser(
         "run",
-        help="run one backfilling policy and write per-job records",
+        help="run one backfilling policy, shipped or yours, and write per-job records",
         description="Run one backfilling policy on a workload, print its metrics and "
-        "optionally write per-job records (Batsim out_jobs.csv layout, or JSON).",
+        "optionally write per-job records (Batsim out_jobs.csv layout, or JSON). The policy "
+        "is fcfs, easy or conservative, or a scheduler of yours given as MODULE:FUNCTION or "
+        "path/to/file.py:FUNCTION, in any form the conformance kit accepts (--form).",
     )
-    run.add_argument(
-        "--policy",
-        choices=("fcfs", "easy", "conservative"),
-        default="easy",
-        help="backfilling policy (default: easy)",
-    )
-    _add_workload_arguments(run)
+    add_policy_arguments(run)
+    add_workload_arguments(run)
     run.add_argument(
         "--output", "-o", metavar="FILE", help="write per-job records to FILE (.csv or .json)"
     )
@@ -595,7 +811,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     check.add_argument("file", metavar="FILE", help="the schedule (.csv[.gz], .json, .swf[.gz])")
     check.add_argument(
         "--processors",
-        type=_positive_int,
+        type=positive_int,
         metavar="N",
         help="machine size (default: the SWF header's MaxProcs, what schedlib's JSON or CSV "
         "says; needed for another scheduler's CSV)",
@@ -635,12 +851,60 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     )
     check.set_defaults(handler=_cmd_check)
 
+    conform = commands.add_parser(
+        "conform",
+        help="check a scheduler of yours with the conformance kit, one line per check",
+        description="Run the conformance kit on a scheduler of yours: every basic check of "
+        "its family and the guarantees it claims, each as a property over generated inputs "
+        "(hypothesis; needs the 'test' extra). Prints one line per check; for a failure, the "
+        "smallest input found, as Python that rebuilds it and re-runs the check (paste it "
+        "into a test). Exits 0 when every check passes, 1 when one fails, 2 for bad input.",
+    )
+    conform.add_argument(
+        "scheduler",
+        metavar="SCHEDULER",
+        help="MODULE:FUNCTION or path/to/file.py:FUNCTION (or a shipped policy's name)",
+    )
+    conform.add_argument(
+        "--family",
+        default="backfill",
+        help="the family whose checks apply (default: backfill; also availability, "
+        "preemption, deferment, frequency, multisite)",
+    )
+    conform.add_argument(
+        "--form",
+        help="the scheduler's form when its signature does not say (backfill: decide, plan "
+        "or schedule)",
+    )
+    conform.add_argument(
+        "--guarantees",
+        metavar="NAME,...",
+        help="the guarantees it claims beyond the basics, comma-separated (backfill: "
+        "kill-at-limit, fcfs-order, easy-head, conservative-reservations, no-starvation)",
+    )
+    conform.add_argument(
+        "--max-examples",
+        type=positive_int,
+        default=50,
+        metavar="N",
+        help="inputs tried per check (default: 50)",
+    )
+    conform.add_argument(
+        "--seed",
+        type=int,
+        metavar="S",
+        help="vary the inputs with this seed (default: the same inputs every time)",
+    )
+    conform.set_defaults(handler=_cmd_conform)
+
     plot = commands.add_parser(
         "plot",
         help="plot a run (Gantt, utilisation, queue, wait CDF) or a sweep's metrics",
         description="Plot a run's per-job records (CSV in Batsim's layout, or schedlib's JSON): "
-        "a Gantt chart per processor, utilisation and queue length over one time axis (from the "
-        "first submission, in s, min, h or d), and the CDF of the wait times; titled with the "
+        "a Gantt chart per processor over a window where each job can be seen (--from/--to "
+        "to choose it), utilisation and queue length over the whole run (rolling means when "
+        "it is long, their window in the titles), with times from the first submission in "
+        "s, min, h or d, and the CDF of the wait times; titled with the "
         "policy and workload when the file says them. Or plot a sweep's output (JSON lines "
         "from schedlib sweep): a metric "
         "against a swept parameter, one line per combination of the other swept parameters and "
@@ -657,10 +921,28 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     )
     plot.add_argument(
         "--processors",
-        type=_positive_int,
+        type=positive_int,
         metavar="N",
         help="machine size of a run (default: what schedlib's JSON or CSV says, else the "
         "highest processor used, with a warning)",
+    )
+    plot.add_argument(
+        "--from",
+        dest="start",
+        type=_time_argument,
+        metavar="T",
+        help="run: show the run from T on, counted from the first submission: a number in the "
+        "unit of the run's time axis (the command says which), or with a unit: 90s, 30min, "
+        "12h, 3d (default: the Gantt chart shows the run until the start of its 500th job, "
+        "utilisation and queue length the whole run, with that window shaded)",
+    )
+    plot.add_argument(
+        "--to",
+        dest="end",
+        type=_time_argument,
+        metavar="T",
+        help="run: show the run until T (as --from); with --from or --to, every time panel "
+        "shows that window",
     )
     plot.add_argument(
         "--log-wait",
@@ -696,7 +978,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     sweep.add_argument("--resume", action="store_true", help="skip the runs already in the output")
     where = sweep.add_mutually_exclusive_group()
     where.add_argument(
-        "--workers", type=_positive_int, metavar="N", help="local processes (default: every CPU)"
+        "--workers", type=positive_int, metavar="N", help="local processes (default: every CPU)"
     )
     where.add_argument(
         "--scheduler",
@@ -705,7 +987,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     )
     where.add_argument(
         "--dask-local",
-        type=_positive_int,
+        type=positive_int,
         metavar="N",
         help="start a dask LocalCluster of N workers",
     )
@@ -761,14 +1043,35 @@ def _show_warning(message: Warning | str, *_: object, **__: object) -> None:
     print(f"{PROG}: warning: {message}", file=sys.stderr)
 
 
+def _parse(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Namespace:
+    """Parse `argv`; an argument no command knows is refused by the command it follows, so
+    that the message points to that command's `--help`."""
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        words = [PROG, getattr(args, "command", None)]
+        if args.command == "reproduce":
+            words.append(getattr(args, "experiment", None))
+        prog = " ".join(w for w in words if w)
+        print(
+            f"{prog}: error: unrecognized arguments: {' '.join(extra)} (see {prog} --help)",
+            file=sys.stderr,
+        )
+        raise SystemExit(2)
+    return args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `schedlib` command; returns the exit code."""
     argv = sys.argv[1:] if argv is None else argv
     try:  # building the parser may import every reproduction: Ctrl-C may land here too
-        args = build_parser(argv).parse_args(argv)
+        args = _parse(build_parser(argv), argv)
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
+    if hasattr(args, "quick_settings"):  # a reproduction's options, --quick applied
+        from schedlib.experiments.options import resolve_quick
+
+        resolve_quick(args)
     try:
         with warnings.catch_warnings():  # a warning of the library: one line, no source line
             warnings.showwarning = _show_warning

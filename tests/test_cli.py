@@ -133,11 +133,32 @@ def test_python_dash_m_runs_the_command() -> None:
     assert done.stdout.startswith("schedlib ")
 
 
-def test_bad_arguments_exit_2_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["compare", "--processors", "0"], "argument --processors: must be an integer >= 1, got 0"),
+        (["run", "--policy", "sjf"], "argument --policy: 'sjf' is neither fcfs, easy"),
+        (["run", "--over-limit", "extendo"], "argument --over-limit: invalid choice: 'extendo'"),
+        (["run", "--nosuch"], "unrecognized arguments: --nosuch"),
+        (["plot"], "the following arguments are required: FILE"),
+        (["nosuch"], "argument COMMAND: invalid choice: 'nosuch'"),
+        ([], "the following arguments are required: COMMAND"),
+        (["reproduce", "pgs", "--runs", "x"], "argument --runs: invalid int value: 'x'"),
+    ],
+)
+def test_bad_arguments_exit_2_with_one_line_and_a_hint_to_help(
+    capsys: pytest.CaptureFixture[str], argv: list[str], said: str
+) -> None:
     with pytest.raises(SystemExit) as stop:
-        main(["compare", "--processors", "0"])
+        main(argv)
     assert stop.value.code == 2
-    assert "must be >= 1" in capsys.readouterr().err
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1, err
+    command = " ".join(["schedlib", *argv[:1]]) if argv and argv[0] != "nosuch" else "schedlib"
+    if argv[:1] == ["reproduce"]:
+        command = "schedlib reproduce pgs"
+    assert err.startswith(f"{command}: error: ") and said in err
+    assert err.endswith(f"(see {command} --help)\n")
 
 
 def test_the_readme_library_snippet_runs_without_hypothesis() -> None:
@@ -320,7 +341,8 @@ def test_run_stream_names_a_trace_out_of_arrival_order(
     output = tmp_path / "out.csv"
     args = ("run", "--workload", str(trace), "--stream", "--output", str(output))
     code, _, err = run(capsys, *args)
-    assert code == 2 and "arrival order" in err and len(err.splitlines()) == 1
+    named, said = err.splitlines()  # the trace read, then the one error line
+    assert code == 2 and named.startswith("schedlib: workload: ") and "arrival order" in said
     assert not output.exists()  # nothing half-written is left behind
 
 
@@ -383,3 +405,23 @@ def test_run_output_is_checked_before_any_work_and_says_what_it_wrote(
     assert code == 0 and f"schedlib: wrote 40 jobs to {target}\n" in err
     code, _, err = run(capsys, "run", "--stream", "--limit", "40", "--output", str(target))
     assert code == 0 and f"schedlib: wrote 40 jobs to {target}\n" in err
+
+
+def test_compare_says_what_each_job_count_is(capsys: pytest.CaptureFixture[str]) -> None:
+    """The table counts every record of the trace; the records cleaning excluded appear as
+    cancelled (or rejected); jobs cancelled while running are simulated, so they complete."""
+    code, out, err = run(capsys, "compare")
+    assert code == 0
+    assert "5000 records -> 4641 jobs; excluded: 359 cancelled in the log" in err
+    table = out.split("what the job counts are:")[0]
+    counts = {line.split()[0]: line.split()[2:] for line in table.splitlines() if line}
+    assert counts["jobs"] == ["5000"] * 3 and counts["cancelled"] == ["359"] * 3
+    said = " ".join(out.split("what the job counts are:")[1].split())
+    assert (
+        "jobs: the 5000 records of the trace: 4641 simulated, 359 not (cancelled: 359 "
+        "cancelled in the log before they started)" in said
+    )
+    assert (
+        "completed and killed: include 1085 jobs cancelled while running in the log, each "
+        "simulated for the time it ran there" in said
+    )

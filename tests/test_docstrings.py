@@ -92,3 +92,27 @@ def test_every_algorithm_and_reproduction_page_ends_with_its_references(page: st
     assert "\n## References\n" in text, f"{page} has no References section"
     references = text.split("\n## References\n", 1)[1]
     assert re.search(r"\(\d{4}\)|no author|year", references), f"{page}: a reference has no year"
+
+
+def test_help_shows_cross_references_as_plain_text() -> None:
+    """The docstrings are Markdown for the documentation; `help()` shows them without the
+    link syntax (the documentation reads the source and keeps its links)."""
+    import pydoc
+
+    sweep = importlib.import_module("schedlib.execution.sweep")
+    text = pydoc.render_doc(sweep.sweep, renderer=pydoc.plaintext)
+    assert "(see `configurations`)" in text and "][schedlib" not in text
+    source = (ROOT / "schedlib" / "execution" / "sweep.py").read_text()
+    assert "[`configurations`][schedlib.execution.sweep.configurations]" in source
+
+
+def test_no_imported_docstring_keeps_the_link_syntax() -> None:
+    linked = [name for name, doc in _docstrings() if "][schedlib." in doc]
+    assert not linked, f"docstrings that help() would show with link targets: {linked[:10]}"
+
+
+def test_code_that_looks_like_a_link_is_left_alone() -> None:
+    from schedlib.docstrings import readable
+
+    text = ">>> rows[0][1], table[site][schedlib_key]\n[`x`][schedlib.model.Job]"
+    assert readable(text) == ">>> rows[0][1], table[site][schedlib_key]\n`x`"

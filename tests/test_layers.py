@@ -2,8 +2,8 @@
 
 The layers, lowest first (the Background page draws them):
 
-0. ground: `model`, `place`, `errors`, `validation`, `collector`, `lazy` (and the package's
-   `__init__`);
+0. ground: `model`, `place`, `errors`, `validation`, `collector`, `lazy`, `docstrings` (and
+   the package's `__init__`);
 1. shared machinery: `engine`, `workloads`, `results`, `execution`;
 2. the single-site backfilling core, `backfill` (Sabin et al. §2), which the
    multi-site family runs at each of its sites;
@@ -38,6 +38,7 @@ LAYERS: dict[str, int] = {
     "collector": 0,
     "lazy": 0,
     "replicates": 0,
+    "docstrings": 0,
     "engine": 1,
     "workloads": 1,
     "results": 1,

@@ -17,6 +17,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from schedlib.backfill import POLICIES, schedule
+from schedlib.backfill.forms import run_scheduler
+from schedlib.experiments.run_options import load_policy
 from schedlib.model import RunRecord
 from schedlib.results.metrics import Summary, summarize
 from schedlib.workloads import Workload
@@ -27,6 +29,7 @@ if TYPE_CHECKING:
 __all__ = [
     "SUMMARY_CONTEXT",
     "compare",
+    "count_notes",
     "run_policy",
     "summary",
     "summary_fields",
@@ -38,9 +41,14 @@ SUMMARY_CONTEXT = ("workload", "processors")
 
 
 def run_policy(
-    workload: Workload, policy: str, *, show_progress: bool = False, conventions: str = "instant"
+    workload: Workload,
+    policy: str,
+    *,
+    show_progress: bool = False,
+    conventions: str = "instant",
+    form: str | None = None,
 ) -> RunRecord:
-    """Simulate one backfilling policy on a prepared workload.
+    """Simulate one backfilling policy, shipped or yours, on a prepared workload.
 
     Parameters
     ----------
@@ -48,35 +56,43 @@ def run_policy(
         A cleaned workload (see [`load_workload`][schedlib.workloads.load_workload]);
         its excluded records are reported in the run with their final state.
     policy
-        `"fcfs"`, `"easy"` or `"conservative"`.
+        `"fcfs"`, `"easy"` or `"conservative"`, or a scheduler of yours as
+        `MODULE:FUNCTION` or `path/to/file.py:FUNCTION` (see
+        [`load_policy`][schedlib.experiments.run_options.load_policy]).
     show_progress
         Draw a progress bar on standard error (only when it is a terminal).
     conventions
         Event-order conventions, `"instant"` (default) or `"pyss"` (see
         [`schedule`][schedlib.backfill.simulation.schedule]).
+    form
+        The form of your scheduler (`decide`, `plan` or `schedule`; default:
+        from its signature); `None` for a shipped policy.
 
     Returns
     -------
     RunRecord
-        One outcome per record of the workload, simulated or excluded.
+        One outcome per record of the workload, simulated or excluded; its
+        `algorithm` is the policy's name (your function's, for yours).
     """
+    scheduler = None if policy in POLICIES else load_policy(policy, form)
 
     def run(progress: ProgressBar | None) -> RunRecord:
-        return schedule(
-            workload.jobs,
-            workload.cluster,
-            policy=policy,
-            excluded=workload.excluded,
-            progress=progress,
-            conventions=conventions,
-        )
+        common: dict[str, Any] = {
+            "excluded": workload.excluded,
+            "progress": progress,
+            "conventions": conventions,
+        }
+        if scheduler is not None:
+            return run_scheduler(scheduler, workload.jobs, workload.cluster, form=form, **common)
+        return schedule(workload.jobs, workload.cluster, policy=policy, **common)
 
     if not (show_progress and sys.stderr.isatty()):
         return run(None)  # no bar: no callback, and the progress machinery is not imported
     from schedlib.execution.progress import ProgressBar
 
     horizon = workload.jobs[-1].submit if workload.jobs else 0
-    with ProgressBar(horizon, policy) as bar:
+    label = policy if scheduler is None else getattr(scheduler, "__name__", policy)
+    with ProgressBar(horizon, label) as bar:
         return run(bar)
 
 
@@ -87,6 +103,44 @@ def summary_row(workload: Workload, record: RunRecord) -> dict[str, Any]:
     [`Summary`][schedlib.results.metrics.Summary] but its algorithm name.
     """
     return summary_fields(workload, summarize(record))
+
+
+def count_notes(workload: Workload) -> list[str]:
+    """What the job counts of a run's table are, for this workload, in plain words.
+
+    The table's `jobs` counts every record of the trace, simulated or not; the
+    records the cleaning excluded appear in the rows `cancelled` and `rejected`;
+    jobs the log says were cancelled while running are simulated for their logged
+    runtime and so counted in `completed` (or `killed`).
+
+    Examples
+    --------
+    >>> from schedlib.workloads import load_workload
+    >>> for line in count_notes(load_workload()):
+    ...     print(line)
+    jobs: the 5000 records of the trace: 4641 simulated, 359 not (cancelled: 359 cancelled in the log before they started)
+    completed and killed: include 1085 jobs cancelled while running in the log, each simulated for the time it ran there
+    """  # noqa: E501
+    report = workload.report
+    lines = []
+    if report.excluded:
+        parts = []
+        if report.cancelled_in_log:
+            parts.append(
+                f"cancelled: {report.cancelled_in_log} cancelled in the log before they started"
+            )
+        if report.rejected:
+            parts.append(f"rejected: {report.rejected} refused by the cleaning, as said above")
+        lines.append(
+            f"jobs: the {report.records} records of the trace: {report.jobs} simulated, "
+            f"{report.excluded} not ({'; '.join(parts)})"
+        )
+    if report.cancelled_while_running:
+        lines.append(
+            f"completed and killed: include {report.cancelled_while_running} jobs cancelled "
+            "while running in the log, each simulated for the time it ran there"
+        )
+    return lines
 
 
 def summary_fields(workload: Workload, summary: Summary) -> dict[str, Any]:
@@ -170,6 +224,9 @@ def summary(
     processors: int | None = None,
     limit: int | None = None,
     over_limit: str = "kill",
+    conventions: str = "instant",
+    cleaning: str = "default",
+    form: str | None = None,
     seed: int = 0,
 ) -> dict[str, Any]:
     """One backfilling run from plain parameters: what `schedlib run` prints, as a row.
@@ -181,10 +238,11 @@ def summary(
     Parameters
     ----------
     policy
-        `"fcfs"`, `"easy"` or `"conservative"`.
+        `"fcfs"`, `"easy"` or `"conservative"`, or yours as `MODULE:FUNCTION`
+        or `path/to/file.py:FUNCTION` (each worker loads it).
     workload
         An SWF file; `None`: the embedded default.
-    processors, limit, over_limit
+    processors, limit, over_limit, conventions, cleaning, form
         As the command-line options of the same names.
     seed
         Accepted for sweeps; a backfilling run uses no randomness, so every
@@ -202,11 +260,12 @@ def summary(
     ('fcfs', 100, 128)
     """
     from schedlib.workloads import CleaningPolicy, load_workload
+    from schedlib.workloads.cleaning import CLEANINGS
 
     prepared = load_workload(
         workload,
         processors=processors,
-        cleaning=CleaningPolicy(over_limit=over_limit),  # type: ignore[arg-type]
+        cleaning=CleaningPolicy(over_limit=over_limit, rules=CLEANINGS[cleaning]),  # type: ignore[arg-type]
         limit=limit,
     )
-    return summary_row(prepared, run_policy(prepared, policy))
+    return summary_row(prepared, run_policy(prepared, policy, conventions=conventions, form=form))

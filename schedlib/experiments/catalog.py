@@ -26,6 +26,7 @@ from schedlib.experiments import REPRODUCTIONS, reproduction
 from schedlib.experiments.backfilling import summary
 
 __all__ = [
+    "draws_at_random",
     "experiment",
     "experiment_names",
     "parse_options",
@@ -70,21 +71,29 @@ def _argv(parameters: Mapping[str, Any]) -> list[str]:
 def parse_options(name: str, parameters: Mapping[str, Any]) -> argparse.Namespace:
     """The parsed options of `schedlib reproduce NAME` with these values, others at their defaults.
 
+    `quick=True` reduces the sizes of the options not given (see
+    [`resolve_quick`][schedlib.experiments.options.resolve_quick]).
+
     Raises
     ------
     InvalidValueError
         For an unknown reproduction or an option it does not have or accept.
     """
-    parser = _parser(name)
-    argv = _argv(parameters)
+    from schedlib.experiments.options import resolve_quick
+
+    args = _parse(_parser(name), _argv(parameters), f"parameters of reproduce {name}")
+    resolve_quick(args)
+    return args
+
+
+def _parse(parser: argparse.ArgumentParser, argv: list[str], what: str) -> argparse.Namespace:
+    """`parser.parse_args(argv)`, any refusal raised as one `InvalidValueError` about `what`."""
     try:
         with contextlib.redirect_stderr(io.StringIO()) as errors:
             return parser.parse_args(argv)
     except (argparse.ArgumentError, SystemExit) as error:
         message = str(error) if isinstance(error, argparse.ArgumentError) else errors.getvalue()
-        raise InvalidValueError(
-            f"parameters of reproduce {name}", " ".join(argv), message.strip().splitlines()[-1]
-        ) from None
+        raise InvalidValueError(what, " ".join(argv), message.strip().splitlines()[-1]) from None
 
 
 def reproduction_rows(name: str, *, seed: int = 0, **parameters: Any) -> list[dict[str, Any]]:
@@ -142,21 +151,49 @@ class _Reproduction:
         return reproduction_rows(self.name, **parameters)
 
 
+def draws_at_random(name: str) -> bool:
+    """Whether experiment `name` uses its seed: `run` (a backfilling run) draws nothing, so
+    its seeds would give identical runs; every reproduction draws its replicates from it.
+
+    Examples
+    --------
+    >>> draws_at_random("run"), draws_at_random("reproduce pgs")
+    (False, True)
+    """
+    experiment(name)
+    return name != "run"
+
+
 def validate_parameters(name: str, parameters: Mapping[str, Any]) -> None:
-    """Check, before any run, that experiment `name` accepts these parameters.
+    """Check, before any run, that experiment `name` accepts these parameters: parsed by the
+    experiment's own option parser, then its checks across options (for `run`: the workload
+    file, and a scheduler of yours loaded and checked against its form).
 
     Raises
     ------
     InvalidValueError
-        Naming the parameter the experiment does not know or accept.
-    """
+        Naming the parameter the experiment does not know, or the option that refuses
+        its value (`reason` holds the parser's message).
+
+    Examples
+    --------
+    >>> validate_parameters("run", {"policy": "sjf"})
+    Traceback (most recent call last):
+    ...
+    schedlib.errors.InvalidValueError: parameters of run = '--policy sjf': argument --policy: 'sjf' is neither fcfs, easy, conservative nor MODULE:FUNCTION / path/to/file.py:FUNCTION (a scheduler of yours)
+    """  # noqa: E501
     if name == "run":
-        known = {"policy", "workload", "processors", "limit", "over_limit", "seed"}
+        from schedlib.experiments.run_options import check_run_options, run_parser
+
+        known = {"policy", "form", "workload", "processors", "limit", "over_limit",
+                 "conventions", "cleaning", "seed"}  # fmt: skip
         for key in parameters:
             if key not in known:
                 raise InvalidValueError(
                     "parameters of run", key, f"is not one of {', '.join(sorted(known))}"
                 )
+        argv = _argv({k: v for k, v in parameters.items() if k != "seed"})
+        check_run_options(_parse(run_parser(), argv, "parameters of run"))
         return
     experiment(name)
     parse_options(name.partition(" ")[2], {**parameters, "seed": 0, "workers": 1})

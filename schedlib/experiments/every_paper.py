@@ -36,7 +36,7 @@ from schedlib.experiments import REPRODUCTIONS, documented, reproduction
 from schedlib.experiments.catalog import parse_options
 from schedlib.experiments.claims import VERDICTS
 from schedlib.experiments.documented import beside_full_size
-from schedlib.experiments.options import apply_quick, claims_text, judged
+from schedlib.experiments.options import apply_quick, claims_text, judged, workers
 from schedlib.results.tables import render
 from schedlib.results.verdicts import rule_text
 
@@ -215,15 +215,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "../shared/traces from the working directory; absent traces are replaced by their "
         "embedded slices, and said so)",
     )
-    parser.add_argument("--workers", type=int, default=None, help="processes (default: every CPU)")
+    parser.add_argument(
+        "--workers", type=workers, default=None, help="processes (default: every CPU)"
+    )
 
 
 def main(args: argparse.Namespace) -> int:
     """Run every reproduction with a progress line each, then print the claims and the summary."""
-    if args.workers is not None and args.workers < 1:
-        from schedlib.errors import InvalidValueError
-
-        raise InvalidValueError("--workers", args.workers, "must be >= 1")
 
     def started(position: int, count: int, name: str, module: ModuleType) -> None:
         print(f"[{position}/{count}] {name}: {module.SUMMARY} ...", file=sys.stderr, flush=True)

@@ -1,8 +1,9 @@
 """Plots of runs and sweeps (the `plot` extra): Gantt charts, load over time, wait CDFs.
 
 - [`plot_schedule`][schedlib.results.plotting.plot_schedule]: one run — a Gantt
-  chart per processor, utilisation and queue length over time, and the CDF of
-  the wait times.
+  chart per processor over a window where it can be read, utilisation and queue
+  length over the whole run (rolling means when the run is long, the window
+  stated), and the CDF of the wait times.
 - [`plot_runs`][schedlib.results.plotting.plot_runs]: several runs of one
   workload (e.g. `schedlib compare`'s policies) on shared axes.
 - [`plot_sweep`][schedlib.results.plotting.plot_sweep]: a sweep's runs — a
@@ -46,14 +47,20 @@ from schedlib.results.schedules import Schedule
 __all__ = [
     "FIGURE_SUFFIXES",
     "GANTT_LIMIT",
+    "GANTT_WINDOW_JOBS",
+    "STEPS_SHOWN",
     "TimeAxis",
     "check_figure_path",
+    "default_window",
     "describe_run",
     "load_steps",
+    "nice_duration",
     "plot_runs",
     "plot_schedule",
     "plot_sweep",
     "pyplot",
+    "rolling_mean",
+    "run_span",
     "save_figure",
     "sweep_series",
     "swept_parameters",
@@ -64,6 +71,14 @@ FIGURE_SUFFIXES = (".png", ".pdf", ".svg")
 
 GANTT_LIMIT = 2000
 """At most this many jobs (the first to start) in a Gantt chart; the title says so."""
+
+GANTT_WINDOW_JOBS = 500
+"""Without a window, the Gantt chart shows the run until 500 jobs have started: a window
+where each job's bar can be seen (on a year-long trace, a few days)."""
+
+STEPS_SHOWN = 400
+"""A load panel draws its exact step function when it changes at most this many times
+in its range; beyond, a rolling mean (its window in the panel's title)."""
 
 
 def pyplot() -> Any:
@@ -165,6 +180,89 @@ def load_steps(schedule: Schedule) -> tuple[list[float], list[int], list[int]]:
     return times, busy, queued
 
 
+_NICE = (1, 2, 5, 10, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200,
+         86400, 172800, 259200, 604800, 1209600, 2592000)  # fmt: skip
+
+
+def nice_duration(seconds: float) -> tuple[float, str]:
+    """The smallest round duration of at least `seconds` (at most 30 days), and its name.
+
+    Examples
+    --------
+    >>> nice_duration(7000), nice_duration(0.2), nice_duration(400000)
+    ((7200, '2 h'), (1, '1 s'), (604800, '7 d'))
+    """
+    chosen = next((d for d in _NICE if d >= seconds), _NICE[-1])
+    for size, unit in ((86400, "d"), (3600, "h"), (60, "min"), (1, "s")):
+        if chosen % size == 0:
+            return chosen, f"{chosen // size} {unit}"
+    raise AssertionError(chosen)  # pragma: no cover - every nice duration is whole seconds
+
+
+def rolling_mean(
+    times: Sequence[float],
+    values: Sequence[float],
+    start: float,
+    end: float,
+    window: float,
+    *,
+    points: int = 800,
+) -> tuple[list[float], list[float]]:
+    """A step function's mean over a sliding window, at `points` times from `start` to `end`.
+
+    The step function is `values[i]` from `times[i]` until `times[i + 1]` (0 before the
+    first time, the last value after the last); each point is its time-weighted mean over
+    the `window` centred on that time.
+
+    Examples
+    --------
+    >>> xs, ys = rolling_mean([0, 10], [4, 0], 0, 20, 10, points=5)
+    >>> xs, ys
+    ([0.0, 5.0, 10.0, 15.0, 20.0], [2.0, 4.0, 2.0, 0.0, 0.0])
+    """
+    import bisect
+
+    cumulative = [0.0]
+    for i in range(1, len(times)):
+        cumulative.append(cumulative[-1] + values[i - 1] * (times[i] - times[i - 1]))
+
+    def integral(t: float) -> float:
+        i = bisect.bisect_right(times, t) - 1
+        return 0.0 if i < 0 else cumulative[i] + values[i] * (t - times[i])
+
+    step = (end - start) / max(points - 1, 1)
+    xs = [start + k * step for k in range(points)]
+    half = window / 2
+    return xs, [(integral(x + half) - integral(x - half)) / window for x in xs]
+
+
+def run_span(schedule: Schedule) -> tuple[float, float]:
+    """From the first submission to the last end (or submission) of a run, in its time."""
+    submits = [j.submit for j in schedule.jobs]
+    ends = [j.end for j in schedule.jobs if j.end is not None]
+    origin = min(submits, default=0)
+    return origin, max([origin, *submits, *ends])
+
+
+def default_window(schedule: Schedule, jobs: int = GANTT_WINDOW_JOBS) -> tuple[float, float]:
+    """The window the Gantt chart shows by default: from the first submission until the
+    `jobs + 1`-th job starts (so that `jobs` jobs start in it), or the whole run if no
+    more than `jobs` start.
+
+    Examples
+    --------
+    >>> from schedlib.results.schedules import ScheduledJob as J
+    >>> run = Schedule(tuple(J(i, 0, 1, 10, 10 * i, 10 * i + 10) for i in range(1, 9)))
+    >>> default_window(run, jobs=3), default_window(run)
+    ((0, 40), (0, 90))
+    """
+    origin, last = run_span(schedule)
+    starts = sorted(j.start for j in schedule.jobs if j.start is not None and j.end is not None)
+    if len(starts) <= jobs:
+        return origin, last
+    return origin, max(starts[jobs], origin + 1)
+
+
 _UNITS = ((600, 1, "s"), (10 * 3600, 60, "min"), (10 * 86400, 3600, "h"), (math.inf, 86400, "d"))
 """(span below which, seconds per unit, unit): how time axes are scaled."""
 
@@ -210,22 +308,29 @@ class TimeAxis:
         return f"{what}{where} ({self.unit})"
 
 
-def _axis(schedules: Sequence[Schedule]) -> TimeAxis:
-    submits = [j.submit for s in schedules for j in s.jobs]
-    ends = [j.end for s in schedules for j in s.jobs if j.end is not None]
-    origin = min(submits, default=0)
-    return TimeAxis.of([origin, *ends, *submits], origin)
-
-
 def _waits(schedule: Schedule) -> list[float]:
     return sorted(j.start - j.submit for j in schedule.jobs if j.start is not None)
 
 
-def _gantt(ax: Any, schedule: Schedule, capacity: int, limit: int, axis: TimeAxis) -> None:
+def _gantt(
+    ax: Any,
+    schedule: Schedule,
+    capacity: int,
+    limit: int,
+    axis: TimeAxis,
+    window: tuple[float, float],
+    whole: bool,
+) -> None:
+    low, high = window
     started = sorted(
-        (j for j in schedule.jobs if j.start is not None and j.end is not None and j.allocation),
+        (
+            j
+            for j in schedule.jobs
+            if j.start is not None and j.end is not None and j.allocation
+            and j.start < high and (j.end > low or j.start >= low)
+        ),
         key=lambda j: (j.start, j.line),
-    )
+    )  # fmt: skip
     shown = started[:limit]
     lefts, widths, bottoms, heights, colours = [], [], [], [], []
     cmap = pyplot().get_cmap("tab20")
@@ -253,18 +358,22 @@ def _gantt(ax: Any, schedule: Schedule, capacity: int, limit: int, axis: TimeAxi
         ax.text(
             0.5,
             0.5,
-            "the file gives no processor allocations",
+            "the file gives no processor allocations"
+            if not any(j.allocation for j in schedule.jobs)
+            else "no job runs in this window",
             ha="center",
             va="center",
             transform=ax.transAxes,
         )
+    where = "" if whole else f" from {axis.at(low):.3g} to {axis.at(high):.3g} {axis.unit}"
     more = ""
     if len(started) > limit:
         until = axis.at(shown[-1].start)  # type: ignore[arg-type]
         more = f", the first {limit} to start: until {until:.3g} {axis.unit}"
-    ax.set_title(f"Gantt chart ({len(started)} jobs{more})")
+    ax.set_title(f"Gantt chart ({len(started)} jobs{where}{more})")
     ax.set_xlabel(axis.label())
     ax.set_ylabel("processor")
+    ax.set_xlim(axis.at(low), axis.at(high))
     ax.set_ylim(0, capacity)
 
 
@@ -275,26 +384,58 @@ def _cdf(ax: Any, waits: Sequence[float], label: str, scale: float) -> None:
         ax.step(xs, ys, where="post", label=f"{label} ({len(waits)} jobs)")
 
 
+def _smoothing(schedules: Sequence[Schedule], window: tuple[float, float]) -> float | None:
+    """The rolling mean's window for load panels over `window`, or `None` to draw the exact
+    steps (at most [`STEPS_SHOWN`][schedlib.results.plotting.STEPS_SHOWN] changes in it)."""
+    low, high = window
+    changes = max(
+        (sum(1 for t in load_steps(s)[0] if low <= t <= high) for s in schedules), default=0
+    )
+    if changes <= STEPS_SHOWN or high <= low:
+        return None
+    return nice_duration((high - low) / 100)[0]
+
+
 def _load(
-    axes: Sequence[Any], schedule: Schedule, capacity: int, label: str, axis: TimeAxis
+    axes: Sequence[Any],
+    schedule: Schedule,
+    capacity: int,
+    label: str,
+    axis: TimeAxis,
+    window: tuple[float, float],
+    smoothing: float | None,
 ) -> None:
     times, busy, queued = load_steps(schedule)
-    at = [axis.at(t) for t in times]
-    axes[0].step(at, [b / capacity for b in busy], where="post", label=label)
-    axes[1].step(at, queued, where="post", label=label)
+    if smoothing is None:
+        at = [axis.at(t) for t in times]
+        axes[0].step(at, [b / capacity for b in busy], where="post", label=label)
+        axes[1].step(at, queued, where="post", label=label)
+        return
+    for ax, values, scale in ((axes[0], busy, capacity), (axes[1], queued, 1)):
+        xs, ys = rolling_mean(times, values, window[0], window[1], smoothing)
+        ax.plot([axis.at(x) for x in xs], [y / scale for y in ys], label=label)
 
 
 def _label_load_and_waits(
-    axes: Sequence[Any], axis: TimeAxis, waits_axis: TimeAxis, log_wait: bool
+    axes: Sequence[Any],
+    axis: TimeAxis,
+    waits_axis: TimeAxis,
+    log_wait: bool,
+    window: tuple[float, float] | None = None,
+    smoothing: float | None = None,
 ) -> None:
     utilisation, queue, waits = axes
-    utilisation.set_title("Utilisation")
+    mean = f" (rolling mean over {nice_duration(smoothing)[1]})" if smoothing else ""
+    utilisation.set_title("Utilisation" + mean)
     utilisation.set_xlabel(axis.label())
     utilisation.set_ylabel("processors in use (fraction)")
     utilisation.set_ylim(0, 1.05)
-    queue.set_title("Queue length")
+    queue.set_title("Queue length" + mean)
     queue.set_xlabel(axis.label())
     queue.set_ylabel("jobs waiting")
+    if window is not None:
+        for ax in (utilisation, queue):
+            ax.set_xlim(axis.at(window[0]), axis.at(window[1]))
     waits.set_title("Wait times" + (" (log scale)" if log_wait else ""))
     waits.set_xlabel(f"wait ({waits_axis.unit})")
     waits.set_ylabel("fraction of the jobs that started")
@@ -329,6 +470,7 @@ def plot_schedule(
     title: str | None = None,
     gantt_limit: int = GANTT_LIMIT,
     log_wait: bool = False,
+    window: tuple[float, float] | None = None,
 ) -> Any:
     """One run: Gantt chart per processor, utilisation, queue length, wait-time CDF.
 
@@ -348,13 +490,23 @@ def plot_schedule(
     log_wait
         Draw the wait-time axis on a logarithmic scale (linear below one unit,
         so that waits of 0 stay on it).
+    window
+        `(start, end)`, in the file's time: the stretch of the run every time
+        panel shows. Default: the Gantt chart shows
+        [`default_window`][schedlib.results.plotting.default_window] (until the
+        start of the 500th job), and utilisation and queue length the whole run,
+        with that window shaded.
 
     Returns
     -------
     matplotlib.figure.Figure
-        Four axes: Gantt, utilisation, queue length, wait CDF. The first three
-        share one time axis (the same window), from the first submission, in
-        seconds, minutes, hours or days ([`TimeAxis`][schedlib.results.plotting.TimeAxis]).
+        Four axes: Gantt, utilisation, queue length, wait CDF (over every job
+        that started). Times are from the first submission, in seconds,
+        minutes, hours or days ([`TimeAxis`][schedlib.results.plotting.TimeAxis]).
+        A load panel whose range holds more than
+        [`STEPS_SHOWN`][schedlib.results.plotting.STEPS_SHOWN] changes draws a
+        rolling mean, over a round duration near a hundredth of the range,
+        named in its title.
 
     Notes
     -----
@@ -363,24 +515,57 @@ def plot_schedule(
     plt = pyplot()
     figure, grid = plt.subplots(2, 2, figsize=(13, 8))
     gantt, utilisation, queue, waits = grid.flat
-    utilisation.sharex(gantt)
-    queue.sharex(gantt)
-    axis = _axis([schedule])
+    utilisation.sharex(queue)
+    origin, last = run_span(schedule)
+    whole = (origin, last)
+    gantt_window = window or default_window(schedule)
+    load_window = window or whole
+    gantt_axis = TimeAxis.of([origin, gantt_window[1]], origin)
+    load_axis = TimeAxis.of([origin, load_window[1]], origin)
     waited = _waits(schedule)
     waits_axis = TimeAxis.of([0, *waited], 0)
-    _gantt(gantt, schedule, capacity, gantt_limit, axis)
-    _load((utilisation, queue), schedule, capacity, "this run", axis)
+    _gantt(gantt, schedule, capacity, gantt_limit, gantt_axis, gantt_window, gantt_window == whole)
+    smoothing = _smoothing([schedule], load_window)
+    _load((utilisation, queue), schedule, capacity, "this run", load_axis, load_window, smoothing)
+    if gantt_window != load_window:
+        for ax in (utilisation, queue):
+            ax.axvspan(
+                load_axis.at(gantt_window[0]),
+                load_axis.at(gantt_window[1]),
+                color="0.85",
+                zorder=0,
+                label="the Gantt chart's window",
+            )
     _cdf(waits, waited, "this run", waits_axis.scale)
-    _label_load_and_waits((utilisation, queue, waits), axis, waits_axis, log_wait)
+    _label_load_and_waits(
+        (utilisation, queue, waits), load_axis, waits_axis, log_wait, load_window, smoothing
+    )
     figure.suptitle(title or describe_run(schedule, capacity))
     figure.tight_layout()
     return figure
 
 
 def plot_runs(
-    runs: Mapping[str, Schedule], *, capacity: int, title: str, log_wait: bool = False
+    runs: Mapping[str, Schedule],
+    *,
+    capacity: int,
+    title: str,
+    log_wait: bool = False,
+    window: tuple[float, float] | None = None,
 ) -> Any:
     """Several runs of one workload (one line each): utilisation, queue length, wait CDF.
+
+    Parameters
+    ----------
+    runs
+        Name -> run.
+    capacity, title, log_wait
+        As for [`plot_schedule`][schedlib.results.plotting.plot_schedule].
+    window
+        `(start, end)` in the runs' time (default: from the first submission to
+        the last end); a range of more than
+        [`STEPS_SHOWN`][schedlib.results.plotting.STEPS_SHOWN] changes draws
+        rolling means, their window in the titles.
 
     Returns
     -------
@@ -401,12 +586,16 @@ def plot_runs(
     plt = pyplot()
     figure, axes = plt.subplots(1, 3, figsize=(15, 4.5))
     axes[1].sharex(axes[0])
-    axis = _axis(list(runs.values()))
+    spans = [run_span(s) for s in runs.values()]
+    origin = min((a for a, _ in spans), default=0)
+    shown = window or (origin, max((b for _, b in spans), default=origin))
+    axis = TimeAxis.of([origin, shown[1]], origin)
     waits_axis = TimeAxis.of([0, *(w for s in runs.values() for w in _waits(s))], 0)
+    smoothing = _smoothing(list(runs.values()), shown)
     for name, schedule in runs.items():
-        _load(axes[:2], schedule, capacity, name, axis)
+        _load(axes[:2], schedule, capacity, name, axis, shown, smoothing)
         _cdf(axes[2], _waits(schedule), name, waits_axis.scale)
-    _label_load_and_waits(axes, axis, waits_axis, log_wait)
+    _label_load_and_waits(axes, axis, waits_axis, log_wait, shown, smoothing)
     figure.suptitle(title)
     figure.tight_layout()
     return figure
@@ -545,7 +734,10 @@ def plot_sweep(
         ([`sweep_series`][schedlib.results.plotting.sweep_series]: a
         combination of the other swept parameters and of the rows' labels);
         each point is the mean over the seeds, with an error bar of one
-        standard deviation over the seeds (none with one seed).
+        standard deviation over the seeds (none with one seed; the title says
+        when the seeds gave identical results). When every series is named by
+        the same keys, the legend's title names them once and each entry gives
+        their values.
 
     Raises
     ------
@@ -600,7 +792,7 @@ def plot_sweep(
     for metric in metrics:
         if metric not in numbers:
             raise InvalidValueError(
-                "metric", metric, f"not a numeric result of the sweep ({', '.join(numbers[:12])})"
+                "metric", metric, f"not a numeric result of the sweep; it has {', '.join(numbers)}"
             )
     xs = sorted({c.get(x) for c in configs}, key=_sort_key)
     numeric_x = all(_is_number(v) for v in xs)
@@ -613,7 +805,11 @@ def plot_sweep(
         len(metrics), 1, figsize=(9 if wide else 8, 4.2 * len(metrics)), squeeze=False
     )
     spread = f"mean ± one standard deviation over {seeds} seeds" if seeds > 1 else "one seed"
+    if seeds > 1 and _identical_over_seeds(series, metrics):
+        spread = f"the {seeds} seeds give identical results"
     styles = ("-", "--", ":", "-.")
+    names = {tuple(k for k, _ in key) for key in series}
+    shared = next(iter(names)) if len(names) == 1 else ()  # the legend's title, said once
     for ax, metric in zip(axes[:, 0], metrics, strict=True):
         for n, (key, by_x) in enumerate(series.items()):
             at = sorted(by_x, key=_sort_key)
@@ -631,7 +827,10 @@ def plot_sweep(
             means = [statistics.fmean(p) for _, p in kept]
             errors = [statistics.stdev(p) if len(p) > 1 else 0.0 for _, p in kept]
             where = [v if numeric_x else position[repr(v)] for v, _ in kept]
-            label = ", ".join(f"{k}={v}" for k, v in key) or metric
+            if shared:
+                label = ", ".join(str(v) for _, v in key)
+            else:
+                label = ", ".join(f"{k}={v}" for k, v in key) or metric
             ax.errorbar(
                 where,
                 means,
@@ -649,13 +848,28 @@ def plot_sweep(
             ax.set_xticks(range(len(xs)), [str(v) for v in xs])
         elif len(xs) <= 12:
             ax.set_xticks(xs, [f"{v:g}" for v in xs])  # the values swept, no fractional ticks
+        heading = ", ".join(shared) or None
         if wide:
-            ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small")
+            ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small", title=heading)
         else:
-            ax.legend(loc="best", fontsize="small")
+            ax.legend(loc="best", fontsize="small", title=heading)
     figure.suptitle(title)
     figure.tight_layout()
     return figure
+
+
+def _identical_over_seeds(
+    series: Mapping[Any, Mapping[Any, Sequence[Mapping[str, Any]]]], metrics: Sequence[str]
+) -> bool:
+    """Whether every point of every series gives the same value of each metric for every
+    seed (a deterministic experiment swept over seeds)."""
+    for by_x in series.values():
+        for rows in by_x.values():
+            for metric in metrics:
+                values = {repr(r.get(metric)) for r in rows}
+                if len(values) > 1:
+                    return False
+    return True
 
 
 def _is_number_field(rows: Sequence[Mapping[str, Any]], key: str) -> bool:

@@ -393,7 +393,7 @@ def test_cli_flags(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["compare", "--workload", str(path), "--conventions", "pyss"]) == 0
     capsys.readouterr()
     assert main([*common, "--cleaning", "pyss", "--over-limit", "extend"]) == 2
-    assert "must stay 'kill'" in capsys.readouterr().err
+    assert "--over-limit = 'extend': --cleaning pyss keeps" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exit_:
         main([*common, "--conventions", "batsim"])
     assert exit_.value.code == 2

@@ -42,8 +42,10 @@ def test_reproduce_all_quick_checks_every_claim_of_every_paper(
 
 
 def test_reproduce_all_rejects_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli(["reproduce", "all", "--workers", "0"]) == 2
-    assert "--workers" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:  # refused by the parser, before anything runs
+        cli(["reproduce", "all", "--workers", "0"])
+    assert stop.value.code == 2
+    assert "argument --workers: must be an integer >= 1, got 0" in capsys.readouterr().err
 
 
 def _pgs_rows(

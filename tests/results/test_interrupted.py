@@ -107,6 +107,8 @@ def test_ctrl_c_prints_one_line_and_exits_130(big_trace: Path, tmp_path: Path) -
         preexec_fn=_as_from_a_terminal,
     )
     assert process.stderr is not None
+    named = process.stderr.readline()  # the trace read, with its checksum
+    assert named.startswith(f"schedlib: workload: {big_trace.resolve()} (sha256 ")
     first = process.stderr.readline()  # the trace summary: the run has begun
     assert first.startswith("schedlib: big:")
     time.sleep(0.3)

@@ -104,7 +104,9 @@ def test_a_sweep_gives_one_line_per_policy_with_error_bars_over_seeds() -> None:
     ax = figure.axes[0]
     assert (ax.get_xlabel(), ax.get_ylabel()) == ("processors", "mean_wait (s)")
     assert "over 3 seeds" in ax.get_title()
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["policy=fcfs", "policy=easy"]
+    legend = ax.get_legend()  # the key once, in the title; each entry its value
+    assert legend.get_title().get_text() == "policy"
+    assert [t.get_text() for t in legend.get_texts()] == ["fcfs", "easy"]
     fcfs, easy = ax.containers  # one errorbar container per line
     assert list(fcfs.lines[0].get_xdata()) == [64, 128]
     assert list(fcfs.lines[0].get_ydata()) == [2010, 1010]
@@ -134,7 +136,8 @@ def test_rows_of_one_run_are_separate_series_and_never_shadow_the_grid() -> None
     figure = plot_sweep(results, x="queue_length", metrics=["minutes"])
     ax = figure.axes[0]
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert len(labels) == 2 * 2 * 2 and "runs=1, scheduler=pgs, scenario=0" in labels
+    assert ax.get_legend().get_title().get_text() == "runs, scheduler, scenario"
+    assert len(labels) == 2 * 2 * 2 and "1, pgs, 0" in labels
     for line in ax.containers:
         caps = line.lines[2][0].get_segments()
         assert all(round(seg[1][1] - seg[0][1], 6) == round(2 * 0.5**0.5, 6) for seg in caps)

@@ -23,12 +23,12 @@ runtimes; `options` may override `max_processors`, `max_jobs`,
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
 
+from schedlib.backfill.forms import form_of, to_record
 from schedlib.model import Cluster, EventKind, Job, RunRecord
 from schedlib.testing.conformance.core import Check, Family, _call, basic_checks, register
 from schedlib.testing.invariants import (
@@ -281,59 +281,6 @@ CHECKS = (
 # -------------------------------------------------------------------------- the family
 
 
-def _default_form(scheduler: Any) -> str:
-    try:
-        parameters = inspect.signature(scheduler).parameters.values()
-    except (TypeError, ValueError):
-        return "decide"
-    positional = [
-        p
-        for p in parameters
-        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
-    ]
-    return "schedule" if len(positional) >= 2 else "decide"
-
-
-def to_record(result: Any, jobs: list[Job], cluster: Cluster, name: str = "scheduler") -> RunRecord:
-    """The record of what a `(jobs, cluster)` scheduler returned, as the suite builds it.
-
-    Parameters
-    ----------
-    result
-        A [`RunRecord`][schedlib.model.RunRecord] (returned as it is), or a
-        tuple `(starts, ends[, places[, killed]])` of mappings job id -> time,
-        job id -> processor ids, and the ids of the jobs killed at their limit.
-    jobs, cluster
-        The input the scheduler was given.
-    name
-        The scheduler's name (the record's `algorithm`).
-
-    Raises
-    ------
-    TypeError
-        For any other result, naming what it is.
-
-    Examples
-    --------
-    >>> jobs = [Job(1, 0, 1, 10, 10)]
-    >>> to_record(({1: 0}, {1: 10}), jobs, Cluster(1)).outcomes[0].end
-    10
-    """
-    if isinstance(result, RunRecord):
-        return result
-    if not isinstance(result, tuple) or not 2 <= len(result) <= 4:
-        raise TypeError(
-            f"{name} must return a RunRecord or a tuple (starts, ends[, places[, killed]]), "
-            f"not {type(result).__name__}"
-        )
-    starts, ends, *more = result
-    places = more[0] if more else None
-    killed = more[1] if len(more) > 1 else ()
-    return RunRecord.from_schedule(
-        jobs, starts, ends, places, capacity=cluster.processors, killed=killed, algorithm=name
-    )
-
-
 def _runner(form: str, scheduler: Any, options: Mapping[str, Any]) -> Run:
     from schedlib.backfill import schedule
 
@@ -457,7 +404,7 @@ BACKFILL = register(
             "plan": "Plan -> PlanDecision, run as conservative backfilling on schedlib's engine",
             "schedule": "(jobs, cluster) -> RunRecord or (starts, ends[, places[, killed]])",
         },
-        _default_form,
+        form_of,
         _runner,
         _instances,
         _reproduce,
