@@ -3,6 +3,8 @@
 [`parallel_map`][schedlib.execution.parallel.parallel_map] runs independent
 simulations in worker processes and returns their results in input order, so
 numbers never depend on the worker count;
+[`run_tasks`][schedlib.execution.tasks.run_tasks] runs a reproduction's grid
+on any executor, expensive runs first, resumable from a file;
 [`ProgressBar`][schedlib.execution.progress.ProgressBar] reports on standard
 error, only on a terminal.
 """
@@ -28,9 +30,15 @@ from schedlib.execution.sweep import (
     read_sweep,
     sweep,
 )
+from schedlib.execution.tasks import (
+    ResumeFile,
+    read_resume_file,
+    run_tasks,
+)
 
 __all__ = [
     "ProgressBar",
+    "ResumeFile",
     "RunFailedError",
     "SweepConfig",
     "SweepFile",
@@ -38,9 +46,11 @@ __all__ = [
     "default_workers",
     "parallel_map",
     "parse_sweep_config",
+    "read_resume_file",
     "read_sweep",
     "read_sweep_config",
     "remaining_time",
     "run_all",
+    "run_tasks",
     "sweep",
 ]

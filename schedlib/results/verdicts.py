@@ -23,9 +23,24 @@ printed beside every claims table, decides every verdict:
    the chance of any wrong "holds" or "does not hold" in the table stays at most
    2.5 % when the replicates are independent and the means near normal.
 
-A quantity that is the same in every replicate (no spread: deterministic
-results, or identical ones) is exact: the verdict then follows from its value
-alone. One replicate gives no spread to test against: *inconclusive*.
+Three cases are not sampling questions, and each is said as such:
+
+- **A deterministic quantity** (no replicate can change it: a run with no random
+  input, or a configuration that does not depend on the replicate's draw) is one
+  value, $n = 1$ ([`MeanEstimate.once`][schedlib.results.verdicts.MeanEstimate.once]),
+  judged exactly from its value; it is never copied into "replicates".
+  Independent replicates that all give the same value are exact too.
+  One replicate of a random quantity gives no spread to test against: *inconclusive*.
+- **A tie** ([`Tie`][schedlib.results.verdicts.Tie]): the two sides of a
+  comparison are identical by construction (the same schedule). It is evidence
+  neither for the claim nor against it, is reported as `tie`, and is left out of
+  Holm's family and of the count of a composite claim.
+- **Not testable** ([`NotTestable`][schedlib.results.verdicts.NotTestable]): the
+  run happened but its values cannot test the claim (every median is 0).
+
+A claim over several configurations ("at every load", "for both traces", "in
+most cases") is judged per configuration, never on a pooled number or on the
+worst of several: see [`Configurations`][schedlib.results.verdicts.Configurations].
 
 Notes
 -----
@@ -82,17 +97,25 @@ from schedlib.errors import InvalidValueError
 __all__ = [
     "ALPHA",
     "CONFIDENCE",
+    "QUANTIFIERS",
+    "TESTED",
     "VERDICTS",
     "ClaimTest",
+    "Configurations",
     "Expect",
     "Judgement",
     "MeanEstimate",
+    "Measured",
+    "NotTestable",
     "ProportionEstimate",
+    "Tie",
     "binomial_cdf",
+    "format_p",
     "holm",
     "judge",
     "paired_difference",
     "rule_text",
+    "status",
     "t_cdf",
     "t_quantile",
 ]
@@ -101,8 +124,12 @@ ALPHA = 0.025
 """One-sided level of each test (two-sided 95 % intervals)."""
 CONFIDENCE = 0.95
 """Level of the printed intervals."""
-VERDICTS = ("holds", "does not hold", "inconclusive", "not run")
-"""The verdicts a claim can get (`not run`: the rows lack what it needs)."""
+VERDICTS = ("holds", "does not hold", "inconclusive", "tie", "not testable", "not run")
+"""The verdicts a claim can get: the first three are decided by the test (Holm's family);
+`tie`: the sides are identical by construction; `not testable`: the run happened but its
+values cannot test the claim; `not run`: the rows lack what it needs."""
+TESTED = ("holds", "does not hold", "inconclusive")
+"""The verdicts of the claims in Holm's family (those that were tested)."""
 
 
 # --- distributions -------------------------------------------------------------------------
@@ -302,6 +329,27 @@ class MeanEstimate:
 
     values: tuple[float, ...] = attrs.field(converter=_to_floats, validator=_finite_values)
     unit: str = ""
+    deterministic: bool = attrs.field(default=False, kw_only=True)
+
+    @deterministic.validator
+    def _one_value(self, attribute: attrs.Attribute[bool], value: bool) -> None:
+        if value and len(self.values) != 1:
+            raise InvalidValueError(
+                "MeanEstimate.values", self.values,
+                "a deterministic quantity is one value (its replicates cannot vary: run it once)",
+            )
+
+    @classmethod
+    def once(cls, value: float, unit: str = "") -> MeanEstimate:
+        """A quantity that no replicate can change (a deterministic run): $n = 1$, judged exactly.
+
+        Examples
+        --------
+        >>> e = MeanEstimate.once(8.21, "%")
+        >>> e.n, e.exact, e.describe()
+        (1, True, '8.21 % (deterministic: one run, n = 1)')
+        """
+        return cls((value,), unit=unit, deterministic=True)
 
     @property
     def n(self) -> int:
@@ -328,7 +376,10 @@ class MeanEstimate:
 
     @property
     def exact(self) -> bool:
-        """Whether every replicate gives the same value (and there are at least two)."""
+        """Whether the value is known without sampling error: a deterministic quantity, or
+        independent replicates (at least two) that all give the same value."""
+        if self.deterministic:
+            return True
         return self.n >= 2 and all(x == self.values[0] for x in self.values)
 
     @property
@@ -337,11 +388,12 @@ class MeanEstimate:
         return self.mean
 
     def half_width(self, confidence: float = CONFIDENCE) -> float:
-        """Half the width of the two-sided interval (the ± printed); NaN for $n < 2$."""
-        if self.n < 2:
-            return math.nan
+        """Half the width of the two-sided interval (the ± printed); NaN for $n < 2$
+        (0 for a deterministic quantity)."""
         if self.exact:
             return 0.0
+        if self.n < 2:
+            return math.nan
         return t_quantile(0.5 + confidence / 2.0, self.n - 1) * self.se
 
     def interval(self, confidence: float = CONFIDENCE) -> tuple[float, float]:
@@ -351,18 +403,18 @@ class MeanEstimate:
 
     def p_less(self, bound: float) -> float:
         """One-sided $p$-value of "the mean is below `bound`" (1 when it cannot be tested)."""
-        if self.n < 2:
-            return 1.0
         if self.exact:
             return 0.0 if self.mean < bound else 1.0
+        if self.n < 2:
+            return 1.0
         return t_cdf((self.mean - bound) / self.se, self.n - 1)
 
     def p_greater(self, bound: float) -> float:
         """One-sided $p$-value of "the mean is above `bound`" (1 when it cannot be tested)."""
-        if self.n < 2:
-            return 1.0
         if self.exact:
             return 0.0 if self.mean > bound else 1.0
+        if self.n < 2:
+            return 1.0
         return t_cdf((bound - self.mean) / self.se, self.n - 1)
 
     def describe(self, digits: int | None = None) -> str:
@@ -370,6 +422,8 @@ class MeanEstimate:
         if not self.values:
             return "no replicate"
         unit = f" {self.unit}" if self.unit else ""
+        if self.deterministic:
+            return f"{_fmt(self.mean, digits)}{unit} (deterministic: one run, n = 1)"
         if self.n < 2:
             return f"{_fmt(self.mean, digits)}{unit} (n = 1, no interval)"
         if self.exact:
@@ -512,6 +566,227 @@ def paired_difference(
     )
 
 
+# --- ties, untestable claims, claims over several configurations ---------------------------
+
+
+@attrs.frozen
+class Tie:
+    """The two sides of a comparison are identical by construction (the same schedule).
+
+    A tie is neither evidence for a claim nor against it: it is reported as
+    such (`tie: identical schedules`), left out of Holm's family, and not
+    counted among the configurations of a composite claim.
+
+    Examples
+    --------
+    >>> Tie().describe()
+    'tie: identical schedules'
+    """
+
+    reason: str = "identical schedules"
+
+    def describe(self, digits: int | None = None) -> str:
+        """`tie: REASON`."""
+        return f"tie: {self.reason}"
+
+
+@attrs.frozen
+class NotTestable:
+    """The run happened, but its values cannot test the claim (e.g. every median is 0).
+
+    Examples
+    --------
+    >>> NotTestable("every median is 0").describe()
+    'not testable (every median is 0)'
+    """
+
+    reason: str
+
+    def describe(self, digits: int | None = None) -> str:
+        """`not testable (REASON)`."""
+        return f"not testable ({self.reason})"
+
+
+Part = Estimate | Tie | NotTestable | None
+"""What one configuration of a composite claim measured (`None`: not run there)."""
+
+QUANTIFIERS = ("every", "most")
+"""How a claim over several configurations combines them."""
+
+
+def _part_p(part: Part, expect: Expect) -> tuple[float, float]:
+    if isinstance(part, MeanEstimate | ProportionEstimate) and part.n > 0:
+        return expect.p_values(part)
+    return (1.0, 1.0)
+
+
+@attrs.frozen
+class Configurations:
+    r"""A claim measured in several configurations (traces, loads, intervals), judged per
+    configuration.
+
+    Attributes
+    ----------
+    quantifier
+        `"every"`: the claim holds in each configuration (the paper's "at every
+        load", "for both traces"); `"most"`: in more than half of them ("in most
+        cases").
+    parts
+        `(label, what was measured there)` per configuration: an estimate, a
+        [`Tie`][schedlib.results.verdicts.Tie] (left out of the count and
+        shown), a [`NotTestable`][schedlib.results.verdicts.NotTestable] or
+        `None` (not run there; both count as configurations with no evidence).
+
+    Notes
+    -----
+    With $p^h_i$ and $p^f_i$ the one-sided $p$-values of configuration $i$ for the
+    claim and against it, and $m$ configurations that are not ties:
+
+    - *every* (an intersection-union test): $p^h = \max_i p^h_i$ (no correction
+      is needed: the claim holds only if each configuration's test rejects);
+      $p^f = \min(1, m \min_i p^f_i)$, the first step of Holm's procedure over
+      the configurations (some configuration's opposite test rejects after
+      correction);
+    - *most*: with $r = \lfloor m/2 \rfloor + 1$ configurations needed,
+      $p^h$ is the $r$-th smallest of the Holm-adjusted $p^h_i$ (the claim holds
+      when at least $r$ configurations hold after Holm over the $m$), and $p^f$
+      the $(m - r + 1)$-th smallest Holm-adjusted $p^f_i$ (so many fail that
+      fewer than $r$ can hold).
+
+    Each is a valid $p$-value of the composite claim (Holm controls the
+    chance of any false rejection among the configurations), so the claim then
+    enters its paper's Holm family like any other. No configuration's minimum
+    or maximum is used as a measure. $O(m \log m)$.
+
+    Examples
+    --------
+    Round robin equals FIFO at three intervals (identical schedules) and FIFO is
+    shorter at the two others:
+
+    >>> shorter = MeanEstimate((-25.0, -24.0, -26.5, -25.1), unit="%")
+    >>> slightly = MeanEstimate((-3.0, -2.9, -3.2, -2.8), unit="%")
+    >>> most = Configurations("most", (("500", shorter), ("750", slightly),
+    ...                                 ("1000", Tie()), ("2000", Tie()), ("4000", Tie())))
+    >>> expect = Expect.below(0.0)
+    >>> print(most.describe(expect))
+    most: 2 of 2 configurations hold (needed 2); 3 ties (identical schedules) not counted
+    >>> judge([ClaimTest(most, expect)])[0].verdict
+    'holds'
+    >>> every = Configurations("every", (("CTC-SP2", MeanEstimate.once(-4.0, "%")),
+    ...                                  ("SDSC-SP2", MeanEstimate.once(36.0, "%"))))
+    >>> print(every.describe(expect))
+    every: 1 of 2 configurations hold, 1 does not (CTC-SP2: holds; SDSC-SP2: does not hold)
+    >>> judge([ClaimTest(every, expect)])[0].verdict
+    'does not hold'
+    """
+
+    quantifier: str = attrs.field(validator=attrs.validators.in_(QUANTIFIERS))
+    parts: tuple[tuple[str, Part], ...] = attrs.field(converter=tuple)
+
+    @parts.validator
+    def _check_parts(self, attribute: attrs.Attribute[object], value: object) -> None:
+        if not self.parts:
+            raise InvalidValueError("Configurations.parts", self.parts, "needs a configuration")
+
+    @property
+    def counted(self) -> list[tuple[str, Part]]:
+        """The configurations that are not ties."""
+        return [(label, part) for label, part in self.parts if not isinstance(part, Tie)]
+
+    @property
+    def ties(self) -> list[str]:
+        """Labels of the configurations that are ties."""
+        return [label for label, part in self.parts if isinstance(part, Tie)]
+
+    @property
+    def needed(self) -> int:
+        """How many configurations must hold: all of them, or more than half."""
+        m = len(self.counted)
+        return m if self.quantifier == "every" else m // 2 + 1
+
+    @property
+    def unit(self) -> str:
+        """The unit of the configurations' estimates."""
+        for _, part in self.parts:
+            if isinstance(part, MeanEstimate | ProportionEstimate):
+                return part.unit
+        return ""
+
+    @property
+    def n(self) -> int:
+        """Configurations with an estimate (0: nothing to test)."""
+        return sum(
+            1
+            for _, p in self.counted
+            if isinstance(p, MeanEstimate | ProportionEstimate) and p.n > 0
+        )
+
+    def p_values(self, expect: Expect) -> tuple[float, float]:
+        """`(p_holds, p_fails)` of the composite claim (see Notes)."""
+        pairs = [_part_p(part, expect) for _, part in self.counted]
+        m = len(pairs)
+        if m == 0:
+            return (1.0, 1.0)
+        if self.quantifier == "every":
+            return (max(h for h, _ in pairs), min(1.0, m * min(f for _, f in pairs)))
+        r = self.needed
+        held = sorted(holm([h for h, _ in pairs]))
+        failed = sorted(holm([f for _, f in pairs]))
+        return (held[r - 1], failed[m - r])
+
+    def part_verdicts(self, expect: Expect, alpha: float = ALPHA) -> list[tuple[str, str]]:
+        """Each configuration's verdict at `alpha` (ties and untestable ones said so).
+
+        A configuration holds when its test rejects the opposite (after Holm over the
+        configurations for `most`; no correction for `every`, whose claim needs all of
+        them), and does not hold when its opposite test rejects after Holm.
+        """
+        counted = self.counted
+        pairs = [_part_p(part, expect) for _, part in counted]
+        held = holm([h for h, _ in pairs]) if self.quantifier == "most" else [h for h, _ in pairs]
+        failed = holm([f for _, f in pairs])
+        verdict_of = {}
+        for (label, part), h, f in zip(counted, held, failed, strict=True):
+            if part is None:
+                verdict_of[label] = "not run"
+            elif isinstance(part, NotTestable):
+                verdict_of[label] = part.describe()
+            elif h <= alpha:
+                verdict_of[label] = "holds"
+            elif f <= alpha:
+                verdict_of[label] = "does not hold"
+            else:
+                verdict_of[label] = "inconclusive"
+        return [
+            (label, "tie" if isinstance(part, Tie) else verdict_of[label])
+            for label, part in self.parts
+        ]
+
+    def describe(self, expect: Expect | None = None, digits: int | None = None) -> str:
+        """How many configurations hold, and which way the others went."""
+        m = len(self.counted)
+        ties = self.ties
+        tie_text = ""
+        if ties:
+            reason = next(p.reason for _, p in self.parts if isinstance(p, Tie))
+            word = "tie" if len(ties) == 1 else "ties"
+            tie_text = f"; {len(ties)} {word} ({reason}) not counted"
+        if expect is None:
+            return f"{self.quantifier}: {m} configurations{tie_text}"
+        verdicts = self.part_verdicts(expect)
+        counted = [v for v in verdicts if v[1] != "tie"]
+        holding = sum(1 for _, v in counted if v == "holds")
+        failing = sum(1 for _, v in counted if v == "does not hold")
+        text = f"{self.quantifier}: {holding} of {m} configurations hold"
+        if self.quantifier == "most":
+            text += f" (needed {self.needed})"
+        if failing:
+            text += f", {failing} {'does' if failing == 1 else 'do'} not"
+        if holding and (holding < m):
+            text += " (" + "; ".join(f"{label}: {v}" for label, v in counted) + ")"
+        return text + tie_text
+
+
 # --- what a claim expects, and the verdict ------------------------------------------------
 
 
@@ -559,8 +834,10 @@ class Expect:
         """Whether `value` satisfies the expectation."""
         return (self.low is None or value > self.low) and (self.high is None or value < self.high)
 
-    def p_values(self, estimate: Estimate) -> tuple[float, float]:
+    def p_values(self, estimate: Estimate | Configurations) -> tuple[float, float]:
         """`(p_holds, p_fails)`: one-sided $p$-values for the claim and against it."""
+        if isinstance(estimate, Configurations):
+            return estimate.p_values(self)
         if estimate.exact:
             holds = self.contains(estimate.value)
             return (0.0, 1.0) if holds else (1.0, 0.0)
@@ -583,11 +860,41 @@ class Expect:
         return f"within [{_fmt(self.low)}, {_fmt(self.high)}]{u}"
 
 
+Measured = Estimate | Configurations | Tie | NotTestable | None
+"""What a claim measured: an estimate, one per configuration, a tie, or nothing testable."""
+
+
+def status(measured: Measured) -> str | None:
+    """The verdict that no test is needed for (`tie`, `not testable`, `not run`), else `None`.
+
+    Examples
+    --------
+    >>> status(Tie()), status(None), status(MeanEstimate((1.0, 2.0)))
+    ('tie', 'not run', None)
+    >>> status(Configurations("every", (("a", Tie()), ("b", Tie()))))
+    'tie'
+    """
+    if measured is None:
+        return "not run"
+    if isinstance(measured, Tie):
+        return "tie"
+    if isinstance(measured, NotTestable):
+        return "not testable"
+    if isinstance(measured, Configurations):
+        if not measured.counted:
+            return "tie"
+        if measured.n == 0:
+            kinds = {type(p) for _, p in measured.counted}
+            return "not testable" if NotTestable in kinds else "not run"
+        return None
+    return "not run" if measured.n == 0 else None
+
+
 @attrs.frozen
 class ClaimTest:
-    """One claim's test: its estimate (`None`: not run) and what the claim expects."""
+    """One claim's test: what it measured (`None`: not run) and what the claim expects."""
 
-    estimate: Estimate | None
+    estimate: Measured
     expect: Expect
 
 
@@ -628,14 +935,17 @@ def judge(tests: Sequence[ClaimTest], *, alpha: float = ALPHA) -> list[Judgement
     ----------
     tests
         One per claim; a claim with no estimate (or an estimate without
-        replicates) is `not run`.
+        replicates) is `not run`, a [`Tie`][schedlib.results.verdicts.Tie] is
+        `tie` and a [`NotTestable`][schedlib.results.verdicts.NotTestable] is
+        `not testable`: none of them is in Holm's family.
     alpha
         One-sided level of each test before correction.
 
     Returns
     -------
     list of Judgement
-        In the order of `tests`.
+        In the order of `tests`; `p_adjusted` is the Holm-adjusted $p$-value of
+        the side that decided (of the smaller side when inconclusive).
 
     Examples
     --------
@@ -645,14 +955,16 @@ def judge(tests: Sequence[ClaimTest], *, alpha: float = ALPHA) -> list[Judgement
     ['holds', 'not run']
     >>> judge([ClaimTest(MeanEstimate((1.0,)), Expect.below(0.0))])[0].verdict
     'inconclusive'
+    >>> judge([ClaimTest(Tie(), Expect.below(0.0))])[0].verdict
+    'tie'
     """
-    tested = [i for i, t in enumerate(tests) if t.estimate is not None and t.estimate.n > 0]
+    tested = [i for i, t in enumerate(tests) if status(t.estimate) is None]
     pairs = {i: tests[i].expect.p_values(tests[i].estimate) for i in tested}  # type: ignore[arg-type]
     adjusted = dict(zip(tested, holm([min(pairs[i]) for i in tested]), strict=True))
     out = []
-    for i in range(len(tests)):
+    for i, test in enumerate(tests):
         if i not in pairs:
-            out.append(Judgement("not run", math.nan, math.nan, math.nan))
+            out.append(Judgement(status(test.estimate) or "not run", math.nan, math.nan, math.nan))
             continue
         p_hold, p_fail = pairs[i]
         if adjusted[i] <= alpha:
@@ -664,26 +976,53 @@ def judge(tests: Sequence[ClaimTest], *, alpha: float = ALPHA) -> list[Judgement
 
 
 def rule_text(claims: int | None = None, *, alpha: float = ALPHA) -> str:
-    """The one-line rule printed beside a claims table (`claims`: how many were tested
-    together; `None`: a table of several papers, each judged apart).
+    """The rule printed beside a claims table (`claims`: how many were tested together;
+    `None`: a table of several papers, each judged apart).
 
     Examples
     --------
     >>> print(rule_text(3))
     rule: ± is the half-width of the 95 % interval over independent replicates (Student t;
-    exact binomial for shares); a claim holds / does not hold when its one-sided test at 2.5 %,
-    Holm-corrected over the 3 claims tested, rejects the other side; otherwise inconclusive
-    >>> "Holm-corrected over the claims of each paper" in rule_text()
+    exact binomial for shares). A claim holds when, after correcting for the 3 claims tested
+    (Holm), its one-sided test at 2.5 % still rejects the opposite (adjusted p <= 0.025); it
+    does not hold when the opposite test rejects it so; otherwise it is inconclusive, even
+    where the printed interval lies on one side. A claim over several configurations holds
+    when each holds ("every") or more than half hold after Holm over them ("most"); ties
+    (identical schedules) count neither way.
+    >>> "the claims of each paper" in rule_text()
     True
     """
     level = f"{100 * (1 - 2 * alpha):g} %"
     family = "the claims of each paper" if claims is None else f"the {claims} claims tested"
     return (
         f"rule: ± is the half-width of the {level} interval over independent replicates "
-        "(Student t; exact binomial for shares); a claim holds / does not hold when its "
-        f"one-sided test at {100 * alpha:g} %, Holm-corrected over {family}, rejects the "
-        "other side; otherwise inconclusive"
+        "(Student t; exact binomial for shares). A claim holds when, after correcting for "
+        f"{family} (Holm), its one-sided test at {100 * alpha:g} % still rejects the opposite "
+        f"(adjusted p <= {alpha:g}); it does not hold when the opposite test rejects it so; "
+        "otherwise it is inconclusive, even where the printed interval lies on one side. "
+        "A claim over several configurations holds when each holds (\"every\") or more "
+        "than half hold after Holm over them (\"most\"); ties (identical schedules) count "
+        "neither way."
     )
+
+
+def format_p(p: float) -> str:
+    """An adjusted $p$-value as printed beside a verdict.
+
+    Examples
+    --------
+    >>> format_p(0.0), format_p(1e-7), format_p(0.04512), format_p(1.0), format_p(float("nan"))
+    ('0', '< 0.0001', '0.045', '1', '-')
+    """
+    if math.isnan(p):
+        return "-"
+    if p == 0.0:
+        return "0"
+    if p < 1e-4:
+        return "< 0.0001"
+    if p >= 1.0:
+        return "1"
+    return f"{p:.2g}" if p < 0.01 else f"{p:.3f}".rstrip("0").rstrip(".")
 
 
 # --- formatting ----------------------------------------------------------------------------

@@ -1,0 +1,291 @@
+r"""A grid of independent runs, on local processes or any executor, expensive runs first,
+resumable from a file.
+
+A reproduction is a grid of runs, each a pure function of its task (a picklable
+value). [`run_tasks`][schedlib.execution.tasks.run_tasks] runs them through
+[`run_all`][schedlib.execution.parallel.run_all] — this process, local
+processes, or any `concurrent.futures.Executor` such as a dask.distributed
+cluster's — submitting the most expensive first (so that the last minutes are
+not spent waiting for one long run), and returns the results in task order.
+
+**Nothing finished is lost.** With a `resume` file, each task's result is
+appended as one JSON line the moment it completes (one `write` of a whole line,
+flushed and synced), after a header line naming what was asked (the
+reproduction and its options). Run again with the same file and the same
+options, it reads the results back and runs only the tasks not in it; a file
+written with other options is refused, naming the first difference; a last line
+cut short by a crash is dropped.
+
+**The same results everywhere.** A result goes through JSON whether it was
+just computed or read back (tuples become lists, keys strings), so a run on
+local processes, on a cluster, or resumed in any number of sittings returns
+identical results.
+
+Examples
+--------
+>>> import json, os, tempfile
+>>> def square(x):
+...     return {"x": x, "square": x * x}
+>>> folder = tempfile.mkdtemp()
+>>> path = os.path.join(folder, "runs.jsonl")
+>>> first = run_tasks(square, [3, 1, 2], key=str, options={"n": 3}, resume=path, workers=1)
+>>> [r["square"] for r in first]
+[9, 1, 4]
+>>> again = run_tasks(square, [3, 1, 2], key=str, options={"n": 3}, resume=path, workers=1)
+>>> again == first, len(open(path).read().splitlines())     # the header and three results
+(True, 4)
+>>> from schedlib.errors import InvalidValueError
+>>> try:
+...     run_tasks(square, [3], key=str, options={"n": 4}, resume=path, workers=1)
+... except InvalidValueError as error:
+...     print(error)
+--resume = '...runs.jsonl': was written with other options: n = 3 there, 4 here;
+use another file, or the options it was written with
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Executor
+from pathlib import Path
+from typing import Any, TypeVar
+
+import attrs
+
+from schedlib.errors import InvalidValueError, WorkloadFormatError
+from schedlib.execution.parallel import run_all
+from schedlib.execution.progress import ProgressBar
+
+__all__ = ["ResumeFile", "jsonable_result", "read_resume_file", "run_tasks"]
+
+T = TypeVar("T")
+
+_HEADER = "schedlib runs"
+
+
+def jsonable_result(result: Any) -> Any:
+    """`result` as it reads back from a JSON line (what every result of a grid becomes).
+
+    Examples
+    --------
+    >>> jsonable_result({"a": (1, 2.5), 3: float("nan")})
+    {'a': [1, 2.5], '3': nan}
+    """
+    return json.loads(json.dumps(result, default=str))
+
+
+@attrs.frozen
+class ResumeFile:
+    """A resume file read back.
+
+    Attributes
+    ----------
+    name
+        What wrote it (a reproduction's name).
+    options
+        The options it was written with.
+    results
+        Task key -> result, for each complete line.
+    damaged
+        Lines cut short by a crash (the last line only); dropped on resuming.
+    """
+
+    name: str
+    options: Mapping[str, Any]
+    results: Mapping[str, Any]
+    damaged: int = 0
+
+
+def read_resume_file(path: str | os.PathLike[str]) -> ResumeFile:
+    """Read a resume file: a header line, then one `{"key": ..., "result": ...}` line per task.
+
+    Raises
+    ------
+    WorkloadFormatError
+        If the header or a complete line is not what a grid writes (naming the
+        file and the line).
+    OSError
+        If the file cannot be read.
+    """
+    lines = Path(path).read_text(encoding="utf-8").split("\n")
+    header: dict[str, Any] | None = None
+    results: dict[str, Any] = {}
+    damaged = 0
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            if number == len(lines):  # the last line, without its newline: cut short
+                damaged += 1
+                continue
+            raise WorkloadFormatError(str(path), number, "not a JSON line") from None
+        if header is None:
+            if not (isinstance(entry, dict) and entry.get(_HEADER) is not None):
+                raise WorkloadFormatError(
+                    str(path), number, "not a resume file of schedlib (no header line)"
+                )
+            header = entry
+            continue
+        if not (isinstance(entry, dict) and isinstance(entry.get("key"), str)
+                and "result" in entry):  # fmt: skip
+            raise WorkloadFormatError(
+                str(path), number, "expected an object with 'key' and 'result'"
+            )
+        results[entry["key"]] = entry["result"]
+    if header is None:
+        return ResumeFile("", {}, {}, damaged)
+    return ResumeFile(str(header[_HEADER]), dict(header.get("options", {})), results, damaged)
+
+
+def _difference(written: Mapping[str, Any], asked: Mapping[str, Any]) -> str:
+    """The first option that differs, as `name = there, here`."""
+    for name in sorted(set(written) | set(asked)):
+        there, here = written.get(name, "(absent)"), asked.get(name, "(absent)")
+        if there != here:
+            return f"{name} = {_show(there)} there, {_show(here)} here"
+    return "none"  # pragma: no cover - called only when they differ
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def _open_resume(
+    path: Path, name: str, options: Mapping[str, Any]
+) -> tuple[dict[str, Any], Any]:
+    """The results already in `path` and the file opened for appending (header written)."""
+    asked = jsonable_result(dict(options))
+    done: dict[str, Any] = {}
+    if path.exists() and path.stat().st_size:
+        previous = read_resume_file(path)
+        if previous.name != name or dict(previous.options) != asked:
+            what = (
+                f"by `{previous.name}`, not `{name}`"
+                if previous.name != name
+                else f"with other options: {_difference(previous.options, asked)}"
+            )
+            raise InvalidValueError(
+                "--resume", str(path),
+                f"was written {what}; use another file, or the options it was written with",
+            )
+        done = dict(previous.results)
+        text = path.read_text(encoding="utf-8")
+        if not text.endswith("\n"):  # a line cut short by a crash: start on a fresh one
+            path.write_text(text[: text.rfind("\n") + 1], encoding="utf-8")
+        sink = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by the caller
+    else:
+        sink = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed by the caller
+        _append(sink, {_HEADER: name, "options": asked})
+    return done, sink
+
+
+def _append(sink: Any, entry: Mapping[str, Any]) -> None:
+    """One whole line in one write, flushed and synced: a crash loses at most this line."""
+    sink.write(json.dumps(entry, default=str) + "\n")
+    sink.flush()
+    os.fsync(sink.fileno())
+
+
+def run_tasks(
+    function: Callable[[T], Any],
+    tasks: Sequence[T],
+    *,
+    key: Callable[[T], str],
+    options: Mapping[str, Any] | None = None,
+    name: str = "",
+    executor: Executor | None = None,
+    workers: int | None = None,
+    resume: str | os.PathLike[str] | None = None,
+    cost: Callable[[T], float] | None = None,
+    label: str | None = None,
+    progress: bool = False,
+) -> list[Any]:
+    """`[function(t) for t in tasks]` (through JSON), expensive runs first, resumable.
+
+    Parameters
+    ----------
+    function
+        A picklable (module-level) pure function of a task; its result must be
+        JSON-serialisable (numbers, strings, lists, dicts with string keys).
+    tasks
+        The grid's tasks (picklable); two tasks with the same key must be the
+        same run.
+    key
+        A task's canonical text (what a resume file matches on).
+    options
+        What the whole grid was asked with, as written in the resume file's
+        header: a resume with other options is refused.
+    name
+        What runs the grid (`reproduce multisite`), for the header.
+    executor
+        Any `concurrent.futures.Executor` (a dask cluster's `get_executor()`);
+        `None`: local processes.
+    workers
+        Processes of the local pool (`None`: every CPU; `1`: this process).
+    resume
+        A file to append each finished result to, and to read finished results
+        back from (created when absent).
+    cost
+        A task's expected cost: tasks are submitted most expensive first (ties in
+        task order). Results are returned in task order whatever the cost.
+    label
+        Progress bar label (`None`: `name`).
+    progress
+        Draw a progress bar on standard error (on a terminal only).
+
+    Returns
+    -------
+    list
+        One result per task, in the order of `tasks`, each as it reads back from
+        JSON.
+
+    Raises
+    ------
+    InvalidValueError
+        If `resume` was written with other options or by another grid.
+    RunFailedError
+        If a run raises (naming its task); finished results are in `resume`.
+
+    Notes
+    -----
+    Complexity: one run per distinct key; reading back is linear in the file.
+    """
+    keys = [key(t) for t in tasks]
+    unique: dict[str, T] = {}
+    for k, t in zip(keys, tasks, strict=True):
+        unique.setdefault(k, t)
+    done: dict[str, Any] = {}
+    sink = None
+    if resume is not None:
+        done, sink = _open_resume(Path(resume), name, options or {})
+    pending = [k for k in unique if k not in done]
+    if cost is not None:
+        order = {k: i for i, k in enumerate(pending)}
+        pending.sort(key=lambda k: (-cost(unique[k]), order[k]))
+    bar = ProgressBar(len(unique), label or name, enabled=None if progress else False)
+    finished = len(unique) - len(pending)
+
+    def record(index: int, result: Any) -> None:
+        nonlocal finished
+        k = pending[index]
+        done[k] = jsonable_result(result)
+        if sink is not None:
+            _append(sink, {"key": k, "result": done[k]})
+        finished += 1
+        bar(finished)
+
+    try:
+        bar(finished)
+        run_all(function, [unique[k] for k in pending], executor=executor, workers=workers,
+                on_result=record)  # fmt: skip
+    finally:
+        if sink is not None:
+            sink.close()
+        bar.close()
+    return [done[k] for k in keys]
