@@ -29,6 +29,7 @@ from typing import Any, NoReturn
 
 from schedlib import __version__
 from schedlib.errors import SchedlibError, SimulationStuckError
+from schedlib.execution.cluster import add_where_arguments
 from schedlib.experiments import REPRODUCTIONS, reproduction
 from schedlib.experiments.run_options import (
     add_policy_arguments,
@@ -559,63 +560,6 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-def _executor(args: argparse.Namespace) -> Any:
-    """The executor a sweep runs on, as a context manager (None: local processes)."""
-    import contextlib
-
-    if args.scheduler is None and args.dask_local is None:
-        return contextlib.nullcontext(None)
-    try:
-        import distributed
-    except ImportError:
-        raise SchedlibError(
-            "--scheduler and --dask-local need dask.distributed, which is not installed; "
-            "install the 'dask' extra: pip install '.[dask]' in schedlib's clone"
-        ) from None
-
-    client_type: Any = distributed.Client  # dask's API is untyped
-    cluster_type: Any = distributed.LocalCluster
-
-    @contextlib.contextmanager
-    def dask_executor() -> Any:
-        if args.scheduler is not None:
-            with client_type(args.scheduler) as client:
-                yield client.get_executor()
-            return
-        with (
-            _quiet_local_cluster(cluster_type, args.dask_local) as cluster,
-            client_type(cluster) as client,
-        ):
-            yield client.get_executor()
-
-    return dask_executor()
-
-
-def _quiet_local_cluster(cluster_type: Any, workers: int) -> Any:
-    """A dask LocalCluster whose workers print nothing (their standard error is /dev/null,
-    the cluster's logs say only critical faults): an interrupted sweep then ends with one
-    line, not the cluster's warnings and tracebacks about the tasks it cancels and the
-    workers it stops. A run that fails still reaches the command as its exception
-    (`RunFailedError`, one line)."""
-    import logging
-    import os
-
-    saved = os.dup(2)
-    quiet = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(quiet, 2)  # the worker processes inherit it: their teardown prints nothing
-        return cluster_type(
-            n_workers=workers,
-            threads_per_worker=1,
-            dashboard_address=None,
-            silence_logs=logging.CRITICAL,
-        )
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-        os.close(quiet)
-
-
 def _cmd_sweep(args: argparse.Namespace) -> int:
     import attrs
 
@@ -644,7 +588,9 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     try:
-        with _executor(args) as executor:
+        from schedlib.execution.cluster import executor as cluster_executor
+
+        with cluster_executor(args.scheduler, args.dask_local) as executor:
             rows = sweep(
                 config.grid,
                 run,
@@ -976,21 +922,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "--output", "-o", metavar="FILE", help="JSON-lines results (default: the config's output)"
     )
     sweep.add_argument("--resume", action="store_true", help="skip the runs already in the output")
-    where = sweep.add_mutually_exclusive_group()
-    where.add_argument(
-        "--workers", type=positive_int, metavar="N", help="local processes (default: every CPU)"
-    )
-    where.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="run on the dask cluster at ADDRESS (tcp://host:port)",
-    )
-    where.add_argument(
-        "--dask-local",
-        type=positive_int,
-        metavar="N",
-        help="start a dask LocalCluster of N workers",
-    )
+    add_where_arguments(sweep, what="the runs")
     _add_format_argument(sweep)
     sweep.set_defaults(handler=_cmd_sweep)
 

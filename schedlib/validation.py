@@ -20,6 +20,7 @@ schedlib.errors.InvalidValueError: Box.size = 0: must be >= 1
 
 from __future__ import annotations
 
+import argparse
 import math
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -28,7 +29,15 @@ import attrs
 
 from schedlib.errors import InvalidValueError
 
-__all__ = ["at_least", "finite_at_least", "greater_than", "one_of", "require"]
+__all__ = [
+    "at_least",
+    "finite_at_least",
+    "greater_than",
+    "integer",
+    "one_of",
+    "positive_int",
+    "require",
+]
 
 N = TypeVar("N", int, float)
 Validator = Callable[[Any, "attrs.Attribute[Any]", Any], None]
@@ -180,3 +189,39 @@ def require(
     if at_most is not None and not value <= at_most:
         raise InvalidValueError(name, value, f"must be <= {at_most}")
     return value
+
+
+def integer(text: str, at_least: int) -> int:
+    """`text` as an integer >= `at_least`, or an argparse error saying what was expected.
+
+    Examples
+    --------
+    >>> integer("3", 0)
+    3
+    >>> integer("x", 1)
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be an integer >= 1, got 'x'
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"must be an integer >= {at_least}, got {text.strip()!r}"
+        ) from None
+    if value < at_least:
+        raise argparse.ArgumentTypeError(f"must be an integer >= {at_least}, got {value}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """An argparse `type=` for a count: an integer >= 1.
+
+    Examples
+    --------
+    >>> positive_int("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be an integer >= 1, got 0
+    """
+    return integer(text, 1)

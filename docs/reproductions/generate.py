@@ -15,8 +15,10 @@ For each reproduction `NAME` (default: all of them, found through the registry
   `docs/reproductions/NAME.md` (`<!-- gen:KEY -->...<!-- /gen -->`) from the
   documented full-size results and the quick run.
 
-Every run also regenerates the table of the reproductions' running times on
-`docs/performance.md` (the times each `--help` states).
+Every run also regenerates the reference page `docs/reproductions/index.md` (the
+rule beside every claims table, the margins of the papers' words) and the table of
+the reproductions' running times on `docs/performance.md` (the times each `--help`
+states).
 
 Without `--full` only the page is regenerated from the stored results (a few
 seconds to a minute). `tests/experiments/test_pages.py` checks that each page
@@ -61,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         common_sections,
         fill,
         quick_document,
+        reference_sections,
         results_document,
         running_times_table,
     )
@@ -103,6 +106,9 @@ def main(argv: list[str] | None = None) -> int:
         sections = {**common_sections(full, quick), **module.page_sections(full, quick)}
         page.write_text(fill(page.read_text(encoding="utf-8"), sections), encoding="utf-8")
         print(f"{name}: {page.relative_to(ROOT)} regenerated", file=sys.stderr)
+    reference = ROOT / "docs" / "reproductions" / "index.md"
+    reference.write_text(fill(reference.read_text(encoding="utf-8"), reference_sections()),
+                         encoding="utf-8")  # fmt: skip
     performance = ROOT / "docs" / "performance.md"
     times = {"reproduction-times": running_times_table()}
     performance.write_text(fill(performance.read_text(encoding="utf-8"), times), encoding="utf-8")

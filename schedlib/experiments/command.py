@@ -33,6 +33,7 @@ from typing import Any
 
 from schedlib.errors import InvalidValueError
 from schedlib.experiments.options import apply_quick, check_plot_target, print_note, print_results
+from schedlib.experiments.running import Execution, execution_of
 
 __all__ = ["Rows", "numbers", "passed_on", "run_command"]
 
@@ -42,7 +43,7 @@ Rows = list[dict[str, Any]]
 
 def run_command(
     args: argparse.Namespace,
-    rows: Callable[[argparse.Namespace], Rows],
+    rows: Callable[[argparse.Namespace, Execution], Rows],
     claims: Callable[[Rows], Sequence[Any]],
     *,
     name: str | None,
@@ -58,7 +59,9 @@ def run_command(
         The parsed options (with `format`, and `quick` and `claims` if the
         reproduction has them).
     rows
-        The reproduction's rows for the options (its `rows`).
+        The reproduction's rows for the options and where they run (its `rows`; the
+        [`Execution`][schedlib.experiments.running.Execution] holds `--workers`,
+        `--scheduler`, `--dask-local` and `--resume` where the reproduction has them).
     claims
         Its claims on the rows (its `claims`, or one bound to a reading).
     name
@@ -79,7 +82,8 @@ def run_command(
         check(args)
     for option in figures:
         check_plot_target(getattr(args, option))
-    table = rows(args)
+    with execution_of(args, name or "") as execution:
+        table = rows(args, execution)
     for option, draw in figures.items():
         path = getattr(args, option)
         if path:

@@ -16,7 +16,7 @@ Examples
 >>> rows = [{"key": "k", "verdict": "holds"}, {"key": "new", "verdict": "holds"}]
 >>> doc = {"claims": [{"key": "k", "verdict": "does not hold"}]}
 >>> [r["full size"] for r in beside_full_size(rows, doc)]
-['does not hold (differs)', 'not documented']
+['does not hold (differs: no reason recorded)', 'not documented']
 """
 
 from __future__ import annotations
@@ -26,7 +26,14 @@ from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import Any
 
-__all__ = ["beside_full_size", "differing_claims", "load", "path_of"]
+__all__ = [
+    "beside_full_size",
+    "compared_with_full_size",
+    "differing_claims",
+    "differs",
+    "load",
+    "path_of",
+]
 
 
 def path_of(name: str) -> Any:
@@ -44,9 +51,12 @@ def load(name: str) -> dict[str, Any] | None:
 
 
 def beside_full_size(
-    rows: Sequence[Mapping[str, str]], documented: Mapping[str, Any] | None
+    rows: Sequence[Mapping[str, str]],
+    documented: Mapping[str, Any] | None,
+    reasons: Mapping[str, str] | None = None,
 ) -> list[dict[str, str]]:
-    """The claim rows with a `full size` column: the documented verdict, marked if it differs.
+    """The claim rows with a `full size` column: the documented verdict, and where it differs,
+    why (the reproduction's `QUICK_DIFFERS`).
 
     Parameters
     ----------
@@ -54,6 +64,17 @@ def beside_full_size(
         Judged claim rows (with `key` and `verdict`).
     documented
         The documented results ([`load`][schedlib.experiments.documented.load]).
+    reasons
+        Claim key -> why its quick verdict differs from the full-size one.
+
+    Examples
+    --------
+    >>> rows = [{"key": "k", "verdict": "inconclusive"}]
+    >>> doc = {"claims": [{"key": "k", "verdict": "holds"}]}
+    >>> beside_full_size(rows, doc, {"k": "power: 3 replicates"})[0]["full size"]
+    'holds (differs: power: 3 replicates)'
+    >>> beside_full_size(rows, doc)[0]["full size"]
+    'holds (differs: no reason recorded)'
     """
     full = {c["key"]: c["verdict"] for c in (documented or {}).get("claims", [])}
     out = []
@@ -64,9 +85,33 @@ def beside_full_size(
         elif verdict == row["verdict"]:
             shown = f"{verdict} (same)"
         else:
-            shown = f"{verdict} (differs)"
+            why = (reasons or {}).get(row["key"], "no reason recorded")
+            shown = f"{verdict} (differs: {why})"
         out.append({**row, "full size": shown})
     return out
+
+
+def compared_with_full_size(
+    rows: Sequence[Mapping[str, str]], name: str
+) -> list[dict[str, str]]:
+    """The claim rows of a quick run of reproduction `name` beside its documented full-size
+    verdicts, with the reasons its `QUICK_DIFFERS` gives (see
+    [`beside_full_size`][schedlib.experiments.documented.beside_full_size])."""
+    from schedlib.experiments import reproduction
+
+    reasons = getattr(reproduction(name), "QUICK_DIFFERS", {})
+    return beside_full_size(rows, load(name), reasons)
+
+
+def differs(row: Mapping[str, str]) -> bool:
+    """Whether a claim row's `full size` column says the verdicts differ.
+
+    Examples
+    --------
+    >>> differs({"full size": "holds (differs: power)"}), differs({"full size": "holds (same)"})
+    (True, False)
+    """
+    return "(differs" in row.get("full size", "")
 
 
 def differing_claims(

@@ -32,10 +32,10 @@ from typing import Any
 
 import attrs
 
-from schedlib.experiments import REPRODUCTIONS, documented, reproduction
+from schedlib.experiments import REPRODUCTIONS, reproduction
 from schedlib.experiments.catalog import parse_options
 from schedlib.experiments.claims import VERDICTS
-from schedlib.experiments.documented import beside_full_size
+from schedlib.experiments.documented import compared_with_full_size, differs
 from schedlib.experiments.options import apply_quick, claims_text, judged, workers
 from schedlib.results.tables import render
 from schedlib.results.verdicts import rule_text
@@ -114,7 +114,7 @@ def run_reproduction(
     seconds = time.perf_counter() - began
     claims = judged(module.claims(rows))
     if quick:
-        claims = beside_full_size(claims, documented.load(name))
+        claims = compared_with_full_size(claims, name)
     return Outcome(name, module.PAPER, note, module.data(args), seconds, tuple(claims), tuple(rows))
 
 
@@ -276,7 +276,7 @@ def summary(outcomes: list[Outcome], *, quick: bool) -> str:
         + f"; {total:.0f} s"
     )
     if quick:
-        differ = sum(1 for r in rows if r.get("full size", "").endswith("(differs)"))
+        differ = sum(1 for r in rows if differs(r))
         line += f" (quick sizes: {differ} verdicts differ from the documented full-size runs)"
     lines = [line, rule_text(), "data:"]
     lines += [f"  {o.paper}: {o.data}" for o in outcomes]

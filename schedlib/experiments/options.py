@@ -28,15 +28,15 @@ from pathlib import Path
 from typing import Any
 
 from schedlib.errors import InvalidValueError
-from schedlib.experiments import documented
 from schedlib.experiments.claims import Claim, claim_rows, count_tested
-from schedlib.experiments.documented import beside_full_size
+from schedlib.experiments.documented import compared_with_full_size
 from schedlib.experiments.run_options import integer, positive_int
 from schedlib.results.tables import render
 from schedlib.results.verdicts import rule_text
 
 __all__ = [
     "add_claims_argument",
+    "add_grid_arguments",
     "add_quick_argument",
     "apply_quick",
     "check_plot_target",
@@ -328,6 +328,30 @@ def print_note(note: str | None, fmt: str) -> None:
         print(note, file=sys.stdout if fmt == "table" else sys.stderr)
 
 
+def add_grid_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add where a reproduction's grid runs and what it resumes from: `--workers N`,
+    `--dask-local N` or `--scheduler ADDRESS` (one of them), and `--resume FILE`.
+
+    Examples
+    --------
+    >>> parser = argparse.ArgumentParser(prog="reproduce demo")
+    >>> add_grid_arguments(parser)
+    >>> args = parser.parse_args(["--dask-local", "2", "--resume", "runs.jsonl"])
+    >>> args.dask_local, args.resume, args.workers
+    (2, 'runs.jsonl', None)
+    """
+    from schedlib.execution.cluster import add_where_arguments
+
+    add_where_arguments(parser, what="the runs")
+    parser.add_argument(
+        "--resume",
+        metavar="FILE",
+        help="append each finished run to FILE as it completes; run again with the same "
+        "options and FILE, only the runs not in it run (a file written with other options "
+        "is refused, naming the difference)",
+    )
+
+
 def add_claims_argument(parser: argparse.ArgumentParser) -> None:
     """Add `--claims`: print only the paper's claims, each with our figures and a verdict."""
     parser.add_argument(
@@ -354,15 +378,15 @@ def claims_text(rows: Sequence[Mapping[str, str]]) -> str:
     --------
     >>> print(claims_text([{"claim": "A beats B (§4)", "data": "SDSC-SP2", "measure": "A - B",
     ...                     "ours": "-3.0 s ± 1.0 (n = 5)", "expected": "< 0 s",
-    ...                     "verdict": "holds"}]))
+    ...                     "verdict": "holds", "p": "0.003", "verdict (other)": "inconclusive"}]))
+    ... # doctest: +ELLIPSIS
     1. A beats B (§4)
        data: SDSC-SP2
        measure: A - B
-       ours: -3.0 s ± 1.0 (n = 5); expected: < 0 s; verdict: holds
+       ours: -3.0 s ± 1.0 (n = 5); expected: < 0 s; verdict: holds (adjusted p = 0.003)
+       under the other reading: inconclusive
     <BLANKLINE>
-    rule: ± is the half-width of the 95 % interval over independent replicates (Student t;
-    exact binomial for shares); a claim holds / does not hold when its one-sided test at 2.5 %,
-    Holm-corrected over the 1 claims tested, rejects the other side; otherwise inconclusive
+    rule: ± is the half-width of the 95 % interval ... after correcting for the 1 claims tested...
     """
     blocks = []
     for number, row in enumerate(rows, start=1):
@@ -374,9 +398,16 @@ def claims_text(rows: Sequence[Mapping[str, str]]) -> str:
         if row.get("expected", "-") != "-":
             last += f"; expected: {row['expected']}"
         last += f"; verdict: {row['verdict']}"
+        if row.get("p", "-") != "-":
+            last += f" (adjusted p = {row['p']})"
         if "full size" in row:
             last += f"; full size: {row['full size']}"
         lines.append(last)
+        lines += [
+            f"   under the {field[len('verdict ('):-1]} reading: {value}"
+            for field, value in row.items()
+            if field.startswith("verdict (")
+        ]
         blocks.append("\n".join(lines))
     return "\n".join(blocks) + "\n\n" + rule_text(count_tested(rows))
 
@@ -407,7 +438,7 @@ def print_results(
     """
     rows = judged(claims)
     if getattr(args, "quick", False) and name is not None:
-        rows = beside_full_size(rows, documented.load(name))
+        rows = compared_with_full_size(rows, name)
     if args.format != "table":
         rule = rule_text(count_tested(rows))
         rows = [{**r, "rule": rule} for r in rows]

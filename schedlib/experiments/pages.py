@@ -36,12 +36,13 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from schedlib.errors import InvalidValueError
 from schedlib.experiments.claims import count_tested
-from schedlib.experiments.documented import beside_full_size
+from schedlib.experiments.documented import compared_with_full_size
 from schedlib.results.verdicts import rule_text
 
 __all__ = [
@@ -51,6 +52,7 @@ __all__ = [
     "markdown_table",
     "provenance",
     "quick_document",
+    "reference_sections",
     "results_document",
     "sections",
 ]
@@ -135,10 +137,12 @@ def claims_markdown(
         Judged claim rows.
     full_size
         For a quick run's table: the documented results, whose verdicts are
-        shown beside (see [`beside_full_size`][schedlib.experiments.documented.beside_full_size]).
+        shown beside, with the reason of each difference (see
+        [`compared_with_full_size`][schedlib.experiments.documented.compared_with_full_size]).
     """
-    rows = list(claims) if full_size is None else beside_full_size(claims, full_size)
-    columns = ["claim", "data", "measure", "ours", "expected", "verdict"]
+    rows = list(claims) if full_size is None else compared_with_full_size(claims, full_size["name"])
+    columns = ["claim", "data", "measure", "ours", "expected", "verdict", "p"]
+    columns += [c for c in (rows[0] if rows else {}) if c.startswith("verdict (")]
     if full_size is not None:
         columns.append("full size")
     shown = [{**r, "verdict": f"**{r['verdict']}**"} for r in rows]
@@ -222,6 +226,20 @@ def quick_document(name: str, *, workers: int | None = 1) -> dict[str, Any]:
     )
     result: dict[str, Any] = json.loads(json.dumps(jsonable(document)))
     return result
+
+
+def reference_sections() -> dict[str, str]:
+    """The generated sections of the reference page `docs/reproductions/index.md`: the rule
+    printed beside every claims table, and the margins of the papers' words.
+
+    Examples
+    --------
+    >>> sorted(reference_sections())
+    ['rule', 'words']
+    """
+    from schedlib.experiments.claims import words_table
+
+    return {"rule": textwrap.fill(rule_text(), 90), "words": words_table()}
 
 
 def running_times_table() -> str:

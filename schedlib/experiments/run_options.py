@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from schedlib.errors import InvalidValueError
+from schedlib.validation import integer, positive_int
 
 __all__ = [
     "POLICIES",
@@ -95,42 +96,6 @@ def policy_argument(text: str) -> str:
         f"{text!r} is neither {', '.join(POLICIES[:-1])}, {POLICIES[-1]} nor "
         "MODULE:FUNCTION / path/to/file.py:FUNCTION (a scheduler of yours)"
     )
-
-
-def integer(text: str, at_least: int) -> int:
-    """`text` as an integer >= `at_least`, or an argparse error saying what was expected.
-
-    Examples
-    --------
-    >>> integer("3", 0)
-    3
-    >>> integer("x", 1)
-    Traceback (most recent call last):
-    ...
-    argparse.ArgumentTypeError: must be an integer >= 1, got 'x'
-    """
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"must be an integer >= {at_least}, got {text.strip()!r}"
-        ) from None
-    if value < at_least:
-        raise argparse.ArgumentTypeError(f"must be an integer >= {at_least}, got {value}")
-    return value
-
-
-def positive_int(text: str) -> int:
-    """An argparse `type=` for a count: an integer >= 1.
-
-    Examples
-    --------
-    >>> positive_int("0")
-    Traceback (most recent call last):
-    ...
-    argparse.ArgumentTypeError: must be an integer >= 1, got 0
-    """
-    return integer(text, 1)
 
 
 def add_workload_arguments(parser: argparse.ArgumentParser) -> None:

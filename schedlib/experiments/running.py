@@ -1,5 +1,12 @@
-"""What the reproductions' runs share: runs spread over processes with a progress bar, and
-the converters of their settings' tuple fields.
+"""What the reproductions' runs share: where the grid runs (local processes, a dask cluster,
+resumable from a file), runs spread over processes with a progress bar, and the converters
+of their settings' tuple fields.
+
+A reproduction's `runs` room builds its grid as a list of picklable tasks and hands it
+to [`run_grid`][schedlib.experiments.running.run_grid] with the command's
+[`Execution`][schedlib.experiments.running.Execution]; the rows are the same whether
+the grid ran in this process, on local processes, on a dask cluster or in several
+sittings (`--resume FILE`).
 
 Examples
 --------
@@ -11,17 +18,147 @@ Examples
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import math
-from collections.abc import Callable, Iterable, Sequence
-from typing import TypeVar
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Executor
+from typing import Any, TypeVar
 
+import attrs
+
+from schedlib.execution.cluster import executor as cluster_executor
 from schedlib.execution.parallel import parallel_map
 from schedlib.execution.progress import ProgressBar
-
-__all__ = ["float_tuple", "int_tuple", "map_with_progress"]
+from schedlib.execution.tasks import run_tasks
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+__all__ = [
+    "RUNTIME_OPTIONS",
+    "Execution",
+    "deciding_options",
+    "execution_of",
+    "float_tuple",
+    "int_tuple",
+    "map_with_progress",
+    "run_grid",
+]
+
+RUNTIME_OPTIONS = frozenset(
+    {"workers", "scheduler", "dask_local", "resume", "format", "claims", "plot", "handler",
+     "command", "reproduction", "quick_settings", "quick_defaults", "running_times"}
+)  # fmt: skip
+"""Options that say where and how a grid runs or prints, not what it computes: a resume file
+records every other option, and refuses a rerun that changes one of them."""
+
+
+@attrs.frozen
+class Execution:
+    """Where a reproduction's grid runs, and what it resumes from.
+
+    Attributes
+    ----------
+    workers
+        Local processes (`None`: every CPU; `1`: this process).
+    executor
+        Any `concurrent.futures.Executor` (a dask cluster's); `None`: local processes.
+    resume
+        A file each finished run is appended to, and read back from on a rerun.
+    options
+        The options that decide the rows (written in the resume file's header).
+    name
+        The reproduction (`multisite`).
+    progress
+        Draw a progress bar on standard error (on a terminal only).
+    """
+
+    workers: int | None = None
+    executor: Executor | None = attrs.field(default=None, eq=False)
+    resume: str | None = None
+    options: Mapping[str, Any] = attrs.field(factory=dict, eq=False)
+    name: str = ""
+    progress: bool = False
+
+
+def run_grid(
+    function: Callable[[T], Any],
+    tasks: Sequence[T],
+    execution: Execution | None,
+    *,
+    key: Callable[[T], str] = repr,
+    cost: Callable[[T], float] | None = None,
+) -> list[Any]:
+    """A reproduction's grid: `[function(t) for t in tasks]` where `execution` says, each result
+    as it reads back from JSON (see [`run_tasks`][schedlib.execution.tasks.run_tasks]).
+
+    Parameters
+    ----------
+    function
+        One run (module-level, picklable), returning JSON-serialisable rows.
+    tasks
+        The grid (picklable; equal keys are one run).
+    execution
+        Where it runs (`None`: this process's default, every CPU).
+    key
+        A task's canonical text, stable from one process to the next (the resume file
+        matches on it; `repr` of attrs classes of plain values is).
+    cost
+        A task's expected cost: the most expensive are submitted first.
+
+    Examples
+    --------
+    >>> run_grid(abs, [-2, 1, -3], Execution(workers=1), cost=abs)
+    [2, 1, 3]
+    """
+    where = execution or Execution()
+    return run_tasks(
+        function,
+        tasks,
+        key=key,
+        options=where.options,
+        name=f"reproduce {where.name}" if where.name else "reproduce",
+        executor=where.executor,
+        workers=where.workers,
+        resume=where.resume,
+        cost=cost,
+        label=where.name or None,
+        progress=where.progress,
+    )
+
+
+def deciding_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options of parsed `args` that decide a reproduction's rows (not
+    [`RUNTIME_OPTIONS`][schedlib.experiments.running.RUNTIME_OPTIONS]).
+
+    Examples
+    --------
+    >>> deciding_options(argparse.Namespace(jobs=5000, workers=2, resume="runs.jsonl"))
+    {'jobs': 5000}
+    """
+    return {k: v for k, v in sorted(vars(args).items()) if k not in RUNTIME_OPTIONS}
+
+
+@contextlib.contextmanager
+def execution_of(args: argparse.Namespace, name: str, *, progress: bool = True) -> Iterator[
+    Execution
+]:
+    """The [`Execution`][schedlib.experiments.running.Execution] of parsed options
+    (`--workers`, `--scheduler`, `--dask-local`, `--resume`), for the time of a `with`
+    block (a dask cluster lives that long)."""
+    with cluster_executor(
+        getattr(args, "scheduler", None), getattr(args, "dask_local", None)
+    ) as executor:
+        yield Execution(
+            workers=getattr(args, "workers", None),
+            executor=executor,
+            resume=getattr(args, "resume", None),
+            options=deciding_options(args),
+            name=name,
+            progress=progress,
+        )
+
 
 
 def map_with_progress(

@@ -19,6 +19,7 @@ from schedlib.experiments.pages import (
     common_sections,
     fill,
     quick_document,
+    reference_sections,
     running_times_table,
     sections,
 )
@@ -64,7 +65,7 @@ def test_quick_verdicts_agree_with_the_documented_ones_or_are_listed(
     assert set(differs) == set(module.QUICK_DIFFERS), differs
     for key in differs:
         row = next(c for c in quick["claims"] if c["key"] == key)
-        assert row["full size"].endswith("(differs)")
+        assert row["full size"].endswith(f"(differs: {module.QUICK_DIFFERS[key]})")
 
 
 @pytest.mark.parametrize("name", GENERATED)
@@ -75,6 +76,12 @@ def test_the_documented_results_name_their_command_commit_and_data(name: str) ->
     assert full["commit"] not in ("", "-") and full["date"] not in ("", "-")
     assert full["data"] and full["rule"].startswith("rule:")
     assert all(c["data"] not in ("", "-") for c in full["claims"])
+
+
+def test_the_reference_page_states_the_rule_and_the_words_the_code_uses() -> None:
+    page = (PAGES / "index.md").read_text(encoding="utf-8")
+    assert sections(page) == reference_sections()
+    assert fill(page, reference_sections()) == page
 
 
 def test_the_performance_page_states_the_running_times_each_help_states() -> None:

@@ -13,6 +13,7 @@ from schedlib.experiments.deferment.page import plot
 from schedlib.experiments.deferment.runs import reproduce
 from schedlib.experiments.deferment.setup import DEFAULT_READING, NAME, READINGS, ExperimentSettings
 from schedlib.experiments.options import add_claims_argument, add_quick_argument
+from schedlib.experiments.running import Execution
 
 
 def _int_list(text: str) -> list[int]:
@@ -140,8 +141,11 @@ def data(args: argparse.Namespace) -> str:
     )
 
 
-def rows(args: argparse.Namespace, *, show_progress: bool = False) -> list[dict[str, Any]]:
-    """The reproduction's rows for parsed options (no printing, no plot)."""
+def rows(
+    args: argparse.Namespace, execution: Execution | None = None, *, show_progress: bool = False
+) -> list[dict[str, Any]]:
+    """The reproduction's rows for parsed options (no printing, no plot), run where
+    `execution` says (default: local processes, `--workers`)."""
     if args.workers is not None and args.workers < 1:
         raise InvalidValueError("--workers", args.workers, "must be >= 1")
     return reproduce(_settings(args), workers=args.workers, show_progress=show_progress)

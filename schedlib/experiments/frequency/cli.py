@@ -22,6 +22,7 @@ from schedlib.experiments.frequency.setup import (
     SWEEP_READINGS,
 )
 from schedlib.experiments.options import add_claims_argument, add_quick_argument
+from schedlib.experiments.running import Execution
 from schedlib.frequency.cost import MigrationCost
 from schedlib.frequency.pfs import DEFAULT_GRACE
 from schedlib.frequency.policies import Readings
@@ -142,8 +143,11 @@ def data(args: argparse.Namespace) -> str:
     )
 
 
-def rows(args: argparse.Namespace) -> list[dict[str, Any]]:
-    """The reproduction's rows for parsed options (no printing, no plot)."""
+def rows(
+    args: argparse.Namespace, execution: Execution | None = None
+) -> list[dict[str, Any]]:
+    """The reproduction's rows for parsed options (no printing, no plot), run where
+    `execution` says (default: local processes, `--workers`)."""
     return reproduce(settings_of(args), workers=args.workers, show_progress=True)
 
 

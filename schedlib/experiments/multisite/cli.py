@@ -11,6 +11,7 @@ from schedlib.experiments.multisite.page import plot, plot_k
 from schedlib.experiments.multisite.runs import reproduce
 from schedlib.experiments.multisite.setup import JOBS, LOAD_FACTORS, NAME, REPLICATES
 from schedlib.experiments.options import add_claims_argument, add_quick_argument
+from schedlib.experiments.running import Execution
 from schedlib.workloads.locate import find_trace
 
 
@@ -71,8 +72,11 @@ def data(args: argparse.Namespace) -> str:
     )
 
 
-def rows(args: argparse.Namespace) -> list[dict[str, Any]]:
-    """The reproduction's rows for parsed options (no printing, no plot)."""
+def rows(
+    args: argparse.Namespace, execution: Execution | None = None
+) -> list[dict[str, Any]]:
+    """The reproduction's rows for parsed options (no printing, no plot), run where
+    `execution` says (default: local processes, `--workers`)."""
     return reproduce(
         traces=_trace_names(args),
         traces_folder=args.traces,

@@ -20,6 +20,7 @@ from schedlib.experiments.pgs.setup import (
     Reading,
     reading_name,
 )
+from schedlib.experiments.running import Execution
 from schedlib.validation import require
 
 
@@ -104,8 +105,11 @@ def data(args: argparse.Namespace) -> str:
     )
 
 
-def rows(args: argparse.Namespace) -> list[dict[str, Any]]:
-    """The reproduction's rows for parsed options (no printing, no plot)."""
+def rows(
+    args: argparse.Namespace, execution: Execution | None = None
+) -> list[dict[str, Any]]:
+    """The reproduction's rows for parsed options (no printing, no plot), run where
+    `execution` says (default: local processes, `--workers`)."""
     reading = _reading(args)
     return reproduce(
         reading=reading,

@@ -21,6 +21,7 @@ from schedlib.experiments.preemptive.setup import (
     make_nodes,
     offered_load,
 )
+from schedlib.experiments.running import Execution
 from schedlib.preemption.decision import VICTIM_READINGS
 from schedlib.validation import require
 
@@ -139,8 +140,11 @@ def data(args: argparse.Namespace) -> str:
     )
 
 
-def rows(args: argparse.Namespace) -> list[dict[str, Any]]:
-    """The reproduction's rows for parsed options (no printing, no plot)."""
+def rows(
+    args: argparse.Namespace, execution: Execution | None = None
+) -> list[dict[str, Any]]:
+    """The reproduction's rows for parsed options (no printing, no plot), run where
+    `execution` says (default: local processes, `--workers`)."""
     return sweep(_runs(args), workers=args.workers)
 
 
