@@ -141,9 +141,9 @@ def deciding_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 @contextlib.contextmanager
-def execution_of(args: argparse.Namespace, name: str, *, progress: bool = True) -> Iterator[
-    Execution
-]:
+def execution_of(
+    args: argparse.Namespace, name: str, *, progress: bool = True
+) -> Iterator[Execution]:
     """The [`Execution`][schedlib.experiments.running.Execution] of parsed options
     (`--workers`, `--scheduler`, `--dask-local`, `--resume`), for the time of a `with`
     block (a dask cluster lives that long)."""
@@ -158,7 +158,6 @@ def execution_of(args: argparse.Namespace, name: str, *, progress: bool = True) 
             name=name,
             progress=progress,
         )
-
 
 
 def map_with_progress(

@@ -121,7 +121,14 @@ from schedlib.experiments.preemptive.findings import (
     claims,
     untestable,
 )
-from schedlib.experiments.preemptive.page import figures, page_sections, plot, plot_medians
+from schedlib.experiments.preemptive.page import (
+    documented_rows,
+    figures,
+    page_sections,
+    plot,
+    plot_medians,
+    reading_loads,
+)
 from schedlib.experiments.preemptive.runs import (
     DEFAULT_NAME,
     Planned,
@@ -237,6 +244,7 @@ __all__ = [
     "claims",
     "data",
     "design",
+    "documented_rows",
     "figures",
     "main",
     "make_jobs",
@@ -246,6 +254,7 @@ __all__ = [
     "page_sections",
     "plot",
     "plot_medians",
+    "reading_loads",
     "reproduce",
     "rows",
     "run_one",

@@ -197,7 +197,7 @@ def _every(
     pairs: Sequence[_Pair], index: Index, value: Value = _relative, unit: str = "%"
 ) -> _Found:
     """A claim over several comparisons, judged per comparison ("every")."""
-    parts = []
+    parts: list[Any] = []
     evidence = []
     for pair in pairs:
         part = _measure(pair, index, value, unit)
@@ -207,7 +207,7 @@ def _every(
         return _Found(None)
     if len(parts) == 1:
         return _Found(parts[0][1], tuple(evidence))
-    return _Found(Configurations("every", parts), tuple(evidence))
+    return _Found(Configurations("every", tuple(parts)), tuple(evidence))
 
 
 def _iats(index: Index) -> list[float]:
@@ -228,7 +228,7 @@ def _label(scheduler: str, iat: float) -> str:
 def _steady(index: Index) -> _Found:
     """Per IAT: the offered load's distance below 100 %, and per scheduler the departures per
     arrival above 90 %, both in percentage points."""
-    parts: list[tuple[str, Part]] = []
+    parts: list[Any] = []
     evidence = []
     for iat in _iats(index):
         rows = index.get((FCFS, round(iat, 6), 5.0, 0.0)) or next(
@@ -266,7 +266,7 @@ def _steady(index: Index) -> _Found:
             )
     if not parts:
         return _Found(None)
-    return _Found(Configurations("every", parts), tuple(evidence))
+    return _Found(Configurations("every", tuple(parts)), tuple(evidence))
 
 
 def _versus(
@@ -366,7 +366,7 @@ def _alpha0_lowest(index: Index) -> _Found:
 
 
 def _per_job(a: Mapping[str, Any], b: Mapping[str, Any], field: str) -> float:
-    return float(a[field]) / a["jobs"]
+    return float(a[field]) / float(a["jobs"])
 
 
 def _one_eighth(index: Index) -> _Found:
@@ -375,7 +375,7 @@ def _one_eighth(index: Index) -> _Found:
         for s in (LOCAL, NN, CAN)
         for i in _iats(index)
     ]
-    parts: list[tuple[str, Part]] = []
+    parts: list[Any] = []
     evidence = []
     for pair in pairs:
         a, _ = pair.sides(index)
@@ -391,7 +391,7 @@ def _one_eighth(index: Index) -> _Found:
         )
     if not parts:
         return _Found(None)
-    return _Found(Configurations("every", parts), tuple(evidence))
+    return _Found(Configurations("every", tuple(parts)), tuple(evidence))
 
 
 def _fcfs_falls(index: Index) -> _Found:
@@ -412,8 +412,8 @@ def _fcfs_falls(index: Index) -> _Found:
 
 def _improvement(a: Mapping[str, Any], b: Mapping[str, Any], field: str) -> float:
     """`b` (delta 5 s) minus `a` (delta 2.5 s) in % of `b`'s mean node wait (0 if both 0)."""
-    typical = b["mean_node_wait"]
-    change = b[field] - a[field]
+    typical = float(b["mean_node_wait"])
+    change = float(b[field]) - float(a[field])
     if typical == 0:
         return 0.0 if change == 0 else math.copysign(100.0, change)
     return 100.0 * change / typical
@@ -827,7 +827,7 @@ def untestable(rows: Sequence[Mapping[str, Any]]) -> dict[str, tuple[str, ...]]:
     >>> untestable([])["local-beats-fcfs-median"]
     ()
     """
-    out = {}
+    out: dict[str, tuple[str, ...]] = {}
     for claim in claims(rows):
         measured = claim.estimate
         if isinstance(measured, NotTestable):

@@ -223,7 +223,8 @@ def run_one(run: Run) -> dict[str, Any]:
         (ids `0..jobs-1`; a preloaded grid's warm-up jobs run but are not
         measured): offered load per resource kind (`load_cores`, `load_memory`,
         `load_disk`), `departures`, completions per measured arrival within the
-        measured jobs' arrival span, the waits and their tails, preemptions,
+        measured jobs' arrival span, the waits and their tails, `waited` (the share of
+        the jobs whose node wait is not 0), preemptions,
         migrations, the schedule's `digest`, and `node_wait_quantiles`, the node
         wait at each of [`QUANTILES`][schedlib.experiments.preemptive.QUANTILES] (for
         the CDF figure).
@@ -288,6 +289,7 @@ def run_one(run: Run) -> dict[str, Any]:
         ),
         "median_wait": percentile(wait, 50),
         "mean_wait": _mean(wait),
+        "waited": sum(1 for w in node_wait if w > 0) / len(node_wait) if node_wait else math.nan,
         "median_node_wait": percentile(node_wait, 50),
         "mean_node_wait": _mean(node_wait),
         "tail10_node_wait": _tail10(node_wait),
@@ -509,6 +511,7 @@ _NUMBERS = (
     "departures",
     "completed",
     "unschedulable",
+    "waited",
     "median_node_wait",
     "mean_node_wait",
     "median_wait",
