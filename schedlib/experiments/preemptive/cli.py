@@ -123,9 +123,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "prose of §5.1, default) or also equal (Algorithm 1, FindJobstoPreempt line 5)",
     )
     readings = parser.add_argument_group(
-        "readings of the set-up the paper leaves open (the defaults are argued on the "
-        "reproduction page; the claims are also judged under each reading that differs in "
-        "one of them, see --readings)"
+        "readings of the set-up",
+        "Choices the paper leaves open (the defaults are argued on the reproduction page); "
+        "the claims are also judged under each reading that differs from the given one in "
+        "one choice (--readings).",
     )
     readings.add_argument(
         "--sizes",
@@ -237,11 +238,18 @@ def _runs(args: argparse.Namespace) -> Any:
 
 
 def _scale(args: argparse.Namespace) -> str:
+    """The IATs at the paper's scale (as the claims and tables name them), and as run.
+
+    Examples
+    --------
+    >>> _scale(argparse.Namespace(iat=[15.0, 25.0, 40.0], nodes=100))
+    "IAT 1.5, 2.5, 4 s at the paper's scale (15, 25, 40 s on 100 nodes)"
+    """
     iats = ", ".join(f"{i:g}" for i in args.iat)
     if args.nodes == PAPER_NODES:
         return f"IAT {iats} s"
     paper = ", ".join(f"{i * args.nodes / PAPER_NODES:g}" for i in args.iat)
-    return f"IAT {iats} s on {args.nodes} nodes (the paper's {paper} s on 1000 nodes)"
+    return f"IAT {paper} s at the paper's scale ({iats} s on {args.nodes} nodes)"
 
 
 def data(args: argparse.Namespace) -> str:

@@ -196,15 +196,17 @@ class _Found:
 def _every(
     pairs: Sequence[_Pair], index: Index, value: Value = _relative, unit: str = "%"
 ) -> _Found:
-    """A claim over several comparisons, judged per comparison ("every")."""
+    """A claim over several comparisons, judged per comparison ("every"); a comparison whose
+    sides were not run (a scheduler or IAT left out of the run) is not one of them."""
     parts: list[Any] = []
     evidence = []
     for pair in pairs:
         part = _measure(pair, index, value, unit)
-        parts.append((pair.label, part))
+        if part is not None:
+            parts.append((pair.label, part))
         evidence.append(_evidence(pair, index, part, _names(pair)))
     if not parts:
-        return _Found(None)
+        return _Found(None, tuple(evidence))
     if len(parts) == 1:
         return _Found(parts[0][1], tuple(evidence))
     return _Found(Configurations("every", tuple(parts)), tuple(evidence))
@@ -524,6 +526,7 @@ class _Spec:
     measure: str
     expect: Expect
     measured: Callable[[Index], _Found]
+    short: str
     word: str = ""
     origin: str = "paper"
 
@@ -541,6 +544,7 @@ SPECS: tuple[_Spec, ...] = (
         "arrival span, lie above 90 %, in percentage points",
         Expect.above(0.0),
         _steady,
+        short="steady state (§6.1)",
     ),
     _Spec(
         "local-beats-fcfs-median",
@@ -551,6 +555,7 @@ SPECS: tuple[_Spec, ...] = (
         expectation("much"),
         _local_fcfs,
         word="much",
+        short="local < FCFS, median (§6.2, Fig. 3)",
     ),
     _Spec(
         "preemptive-lower-mean-than-fcfs",
@@ -560,6 +565,7 @@ SPECS: tuple[_Spec, ...] = (
         expectation("better"),
         _mean_fcfs,
         word="better",
+        short="preemptive < FCFS, mean (§7)",
     ),
     _Spec(
         "internode-beats-local-median",
@@ -570,6 +576,7 @@ SPECS: tuple[_Spec, ...] = (
         expectation("much"),
         _internode("median_node_wait"),
         word="much",
+        short="internode < local, median (§6.2, Fig. 3)",
     ),
     _Spec(
         "can-2nn-gap-grows",
@@ -581,6 +588,7 @@ SPECS: tuple[_Spec, ...] = (
         expectation("better", lower=False),
         _gap,
         word="better",
+        short="CAN'–2-NN gap grows with IAT (§6.2)",
     ),
     _Spec(
         "alpha-lowers-tail-can",
@@ -592,6 +600,7 @@ SPECS: tuple[_Spec, ...] = (
         expectation("better"),
         _alpha_tail((CAN,)),
         word="better",
+        short="alpha 0.5 shortens CAN' top 10 % (Fig. 4a)",
     ),
     _Spec(
         "alpha-lowers-tail-local-2nn",
@@ -603,6 +612,7 @@ SPECS: tuple[_Spec, ...] = (
         expectation("better"),
         _alpha_tail((LOCAL, NN)),
         word="better",
+        short="alpha 0.5 shortens local, 2-NN top 10 % (§6.2)",
     ),
     _Spec(
         "alpha0-lowest-median",
@@ -613,6 +623,7 @@ SPECS: tuple[_Spec, ...] = (
         expectation("better"),
         _alpha0_lowest,
         word="better",
+        short="alpha 0 lowest median (Fig. 4b, §7)",
     ),
     _Spec(
         "preemptions-one-eighth",
@@ -623,6 +634,7 @@ SPECS: tuple[_Spec, ...] = (
         "1/8 = 0.125 within a factor 1.5 (the paper's own counts are within a factor 1.33)",
         Expect.between(*ONE_EIGHTH),
         _one_eighth,
+        short="preemptions about 1/8 of jobs (§6.2)",
     ),
     _Spec(
         "fcfs-waits-fall-with-iat",
@@ -632,6 +644,7 @@ SPECS: tuple[_Spec, ...] = (
         expectation("better"),
         _fcfs_falls,
         word="better",
+        short="FCFS waits fall with IAT (Fig. 5)",
     ),
     _Spec(
         "delta-changes-little",
@@ -644,6 +657,7 @@ SPECS: tuple[_Spec, ...] = (
         expectation("negligible"),
         _delta_little,
         word="negligible",
+        short="delta 2.5 s changes waits little (§6.2)",
     ),
     _Spec(
         "delta-halves-can-median",
@@ -653,6 +667,7 @@ SPECS: tuple[_Spec, ...] = (
         f"delta 2.5 s minus 5 s, median node wait, {_PERCENT}",
         Expect.between(-60.0, -40.0),
         _delta_halves,
+        short="delta 2.5 s halves CAN' median at IAT 4 (§6.2)",
     ),
     _Spec(
         "delta-preemptions-unchanged",
@@ -663,6 +678,7 @@ SPECS: tuple[_Spec, ...] = (
         expectation("not significant"),
         _delta_preemptions,
         word="not significant",
+        short="delta 2.5 s keeps preemptions (§6.2)",
     ),
     _Spec(
         "fig6a-local-best-tail",
@@ -674,6 +690,7 @@ SPECS: tuple[_Spec, ...] = (
         expectation("better"),
         _tail(1.5, LOCAL, (NN, CAN)),
         word="better",
+        short="local best tail at IAT 1.5 (Fig. 6a)",
     ),
     _Spec(
         "fig6b-local-best-tail",
@@ -685,6 +702,7 @@ SPECS: tuple[_Spec, ...] = (
         expectation("better"),
         _tail(2.5, LOCAL, (NN, CAN)),
         word="better",
+        short="local best tail at IAT 2.5 (Fig. 6b)",
     ),
     _Spec(
         "fig6c-2nn-best-tail",
@@ -696,6 +714,7 @@ SPECS: tuple[_Spec, ...] = (
         expectation("better"),
         _tail(4.0, NN, (LOCAL, CAN)),
         word="better",
+        short="2-NN best tail at IAT 4 (Fig. 6c)",
     ),
     _Spec(
         "alpha1-more-preemptions",
@@ -707,6 +726,7 @@ SPECS: tuple[_Spec, ...] = (
         expectation("much", lower=False),
         _alpha_preemptions(SIDE_ALPHAS[:1], largest_only=False),
         word="much",
+        short="alpha 1 many more preemptions (§6.2)",
     ),
     _Spec(
         "alpha-above-1-more-preemptions",
@@ -717,6 +737,7 @@ SPECS: tuple[_Spec, ...] = (
         expectation("much", lower=False),
         _alpha_preemptions(SIDE_ALPHAS[1:], largest_only=True),
         word="much",
+        short="alpha > 1 many more preemptions (§6.2)",
     ),
     _Spec(
         "alpha-ge-1-higher-waits",
@@ -726,6 +747,7 @@ SPECS: tuple[_Spec, ...] = (
         expectation("better", lower=False),
         _alpha_waits,
         word="better",
+        short="alpha ≥ 1 higher waits (§6.2)",
     ),
     _Spec(
         "internode-beats-local-median-total",
@@ -738,9 +760,13 @@ SPECS: tuple[_Spec, ...] = (
         _internode("median_wait"),
         word="much",
         origin="ours",
+        short="internode < local, median total wait (ours)",
     ),
 )
 """The claims in the paper's order, then ours."""
+
+SHORT_NAMES: dict[str, str] = {spec.key: spec.short for spec in SPECS}
+"""Each claim's short name with its section or figure (the page's verdicts at a glance)."""
 
 
 def _data(rows: Sequence[Mapping[str, Any]], what: str) -> str:
@@ -752,7 +778,7 @@ def _data(rows: Sequence[Mapping[str, Any]], what: str) -> str:
     warm = " after a 1.5 T warm-up (a preloaded grid)" if preloaded else ""
     scale = "" if first["nodes"] == PAPER_NODES else ", IATs at the paper's scale"
     return (
-        f"synthetic, {first['nodes']} nodes × {first['jobs']} {first.get('sizes', '')} jobs"
+        f"synthetic, {first['nodes']} nodes, {first['jobs']} {first.get('sizes', '')} jobs"
         f"{warm}, {replicates} replicates of seed {first['seed']}{scale}; {what}"
     ).replace("  ", " ")
 
