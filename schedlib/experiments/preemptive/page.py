@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from schedlib.experiments.claims import OURS_MARK, VERDICTS
 from schedlib.experiments.pages import markdown_table
+from schedlib.experiments.preemptive.findings import SHORT_NAMES
 from schedlib.experiments.preemptive.runs import DEFAULT_NAME, _mean, victim_readings_differ
 from schedlib.experiments.preemptive.setup import (
     CAN,
@@ -65,59 +67,214 @@ def _by_iat(
         for iat in iats:
             found = _pick(rows, scheduler=label, paper_iat=iat)
             value = _mean([r[field] / (r["jobs"] if per_job else 1) for r in found])
-            line[f"{iat:g}"] = shown(value) if found else "-"
+            line[f"IAT {iat:g} s"] = shown(value) if found else "-"
         table.append(line)
-    return markdown_table(table, ["scheduler", *[f"{i:g}" for i in iats]])
+    return markdown_table(table, ["scheduler", *[f"IAT {i:g} s" for i in iats]])
 
 
 def _results(rows: Sequence[Mapping[str, Any]], alpha: float) -> str:
-    """The main grid at `alpha`, one small table per measure (schedulers by IAT)."""
+    """The main grid at `alpha` in a collapsible block: one small table per measure
+    (schedulers by IAT), the measures the claims are judged on first."""
     chosen = _pick(_default(rows), study="main", delta=5.0, alpha=alpha, victims="lower")
     parts = []
     for field, title, per_job in (
         ("median_node_wait", "median node wait (s)", False),
         ("mean_node_wait", "mean node wait (s)", False),
-        ("tail10_node_wait", "median of the 10 % longest node waits (s)", False),
-        ("top4_node_wait", "mean of the 4 % longest node waits (s)", False),
+        ("tail10_node_wait", "top-10 % median: median node wait of the 10 % longest (s)", False),
+        ("top4_node_wait", "top-4 % mean: mean node wait of the 4 % longest (s)", False),
+        ("preemptions", "preemptions per measured job", True),
+        ("migrations", "migrations per measured job", True),
         ("median_wait", "median total wait, from submission (s)", False),
-        ("preemptions", "preemptions per job", True),
-        ("migrations", "migrations per job", True),
     ):
         shown = (lambda x: f"{x:.3f}") if per_job else _seconds
-        parts.append(f"**{title}**, by IAT (s):\n\n{_by_iat(chosen, field, shown, per_job)}")
-    return "\n\n".join(parts)
+        parts.append(f"**{title}**\n\n{_by_iat(chosen, field, shown, per_job)}")
+    body = "\n\n".join(parts)
+    return (
+        f'??? note "Every scheduler at alpha {alpha:g}, delta 5 s: waits, preemptions and '
+        'migrations by IAT"\n'
+        + "\n".join(f"    {line}" if line else "" for line in body.split("\n"))
+    )
+
+
+_READING_WORDS = {
+    DEFAULT_NAME: "default: small jobs, global matchmaker, preloaded grid, PUSH when it fits",
+    "sizes=skewed": "skewed job sizes (1/2/4/8 cores like the nodes)",
+    "matchmaker=limited:2": "matchmaker: the less loaded of 2 random suitable nodes",
+    "warm-up=none": "no warm-up: an empty grid at the start",
+    "push=preempt": "a PUSH receiver may preempt for the job",
+}
+_HEADS = {
+    DEFAULT_NAME: "default",
+    "sizes=skewed": "skewed sizes",
+    "matchmaker=limited:2": "limited:2",
+    "warm-up=none": "no warm-up",
+    "push=preempt": "PUSH preempts",
+}
+
+
+def _head(name: str) -> str:
+    return _HEADS.get(name, name)
+
+
+def _reading_names(claims: Sequence[Mapping[str, str]]) -> list[str]:
+    first = claims[0] if claims else {}
+    return [c[len("verdict (") : -1] for c in first if c.startswith("verdict (")]
+
+
+def glance(claims: Sequence[Mapping[str, str]]) -> str:
+    """The verdicts at a glance: one row per claim (its short name and section), its
+    verdict under the default reading (the paper's count, in bold) and under each other
+    reading, then the counts per reading."""
+    names = _reading_names(claims)
+    table = []
+    for i, row in enumerate(claims, start=1):
+        line = {"claim": f"{i}. {SHORT_NAMES.get(row['key'], row['key'])}",
+                "default": f"**{row['verdict']}**"}  # fmt: skip
+        line.update({_head(n): row[f"verdict ({n})"] for n in names})
+        table.append(line)
+    counts = [f"default (the paper's count): {_counted(claims, 'verdict')}"]
+    counts += [f"{_head(n)}: {_counted(claims, f'verdict ({n})')}" for n in names]
+    ours = sum(1 for c in claims if c["claim"].endswith(OURS_MARK))
+    return (
+        markdown_table(table)
+        + f"\n\nClaims of the paper ({len(claims) - ours}; ours apart) per reading: "
+        + "; ".join(counts)
+        + ". Each reading is judged as a family of its own."
+    )
+
+
+def _counted(claims: Sequence[Mapping[str, str]], column: str) -> str:
+    papers = [c for c in claims if not c["claim"].endswith(OURS_MARK)]
+    found = {v: sum(1 for c in papers if c[column] == v) for v in VERDICTS}
+    return ", ".join(f"{n} {v}" for v, n in found.items() if n)
+
+
+def summary(claims: Sequence[Mapping[str, str]]) -> str:
+    """One paragraph: which claims hold under the default reading, which do not, and what
+    each other reading changes."""
+
+    def listed(keys: Sequence[str]) -> str:
+        numbers = {c["key"]: i for i, c in enumerate(claims, start=1)}
+        return ", ".join(f"{numbers[k]} ({SHORT_NAMES.get(k, k).split(' (')[0]})" for k in keys)
+
+    papers = [c for c in claims if not c["claim"].endswith(OURS_MARK)]
+    parts = []
+    for verdict in VERDICTS:
+        keys = [c["key"] for c in papers if c["verdict"] == verdict]
+        if keys:
+            parts.append(f"*{verdict}*: {listed(keys)}")
+    text = "Under the default reading, " + "; ".join(parts) + "."
+    changes = []
+    for name in _reading_names(claims):
+        moved = [c for c in papers if c[f"verdict ({name})"] != c["verdict"]]
+        if not moved:
+            changes.append(f"{_head(name)} changes no verdict")
+            continue
+        shown = ", ".join(f"{claims.index(c) + 1} to {c[f'verdict ({name})']}" for c in moved)
+        changes.append(f"{_head(name)} changes {len(moved)} ({shown})")
+    if changes:
+        text += " Against the default, " + "; ".join(changes) + "."
+    return text
 
 
 def reading_loads(rows: Sequence[Mapping[str, Any]]) -> str:
-    """Per reading and IAT: the offered load of cores, memory and disk, and FCFS's
-    departures per arrival over the measured jobs' arrival span."""
+    """Per reading: the offered load of cores, memory and disk (the mean over replicates, at
+    the smallest IAT -> at the largest) and FCFS's departures per arrival over the measured
+    jobs' arrival span (the lowest over the IATs)."""
     readings = list(dict.fromkeys(r.get("reading", DEFAULT_NAME) for r in rows))
     iats = _iats(rows)
     table = []
     for name in readings:
         fcfs = _pick(rows, reading=name, scheduler=FCFS, study="main")
-        line = {"reading": name}
-        for iat in iats:
-            found = _pick(fcfs, paper_iat=iat)
-            loads = " / ".join(f"{_mean_of(found, f'load_{k}'):.2f}" for k in KINDS)
-            line[f"{iat:g}"] = f"{loads} · {_mean_of(found, 'departures'):.2f}" if found else "-"
+        if not fcfs or not iats:
+            continue
+        ends = [_pick(fcfs, paper_iat=iat) for iat in (iats[0], iats[-1])]
+        line = {"reading": _head(name)}
+        for kind in KINDS:
+            low, high = (_mean_of(found, f"load_{kind}") for found in ends)
+            line[f"{kind} load"] = f"{low:.2f} → {high:.2f}"
+        departures = [_mean_of(_pick(fcfs, paper_iat=iat), "departures") for iat in iats]
+        line["departures per arrival, lowest"] = f"{min(departures):.2f}"
         table.append(line)
-    return markdown_table(table, ["reading", *[f"{i:g}" for i in iats]])
+    if not table:
+        return "(not run)"
+    return markdown_table(table)
+
+
+def _top_level(text: str) -> list[str]:
+    """`text` split at each "; " outside parentheses.
+
+    Examples
+    --------
+    >>> _top_level("every: 1 of 2 configurations hold (a: holds; b: inconclusive); more")
+    ['every: 1 of 2 configurations hold (a: holds; b: inconclusive)', 'more']
+    """
+    parts, depth, start = [], 0, 0
+    for n, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0 and text.startswith("; ", n):
+            parts.append(text[start:n])
+            start = n + 2
+    return [*parts, text[start:]]
+
+
+def _estimate(row: Mapping[str, str]) -> str:
+    """A claim's estimate without the further figures after it: for a claim over several
+    configurations, how many hold (and the ties left out), without the list of each.
+
+    Examples
+    --------
+    >>> _estimate({"ours": "every: 1 of 2 configurations hold (a: holds; b: inconclusive); "
+    ...            "1 tie (same schedule) not counted; a: 3 s vs 4 s"})
+    'every: 1 of 2 configurations hold; 1 tie (same schedule) not counted'
+    >>> _estimate({"ours": "-3.0 % ± 1.0 (n = 5); more"})
+    '-3.0 % ± 1.0 (n = 5)'
+    """
+    parts = _top_level(row.get("ours", "-"))
+    first = parts[0]
+    if not first.startswith(("every: ", "most: ")):
+        return first
+    if " (" in first and first.endswith(")"):
+        first = first[: first.index(" (")]
+    ties = [p for p in parts[1:2] if " tie" in p and p.endswith("not counted")]
+    return "; ".join([first, *ties])
+
+
+def estimates(claims: Sequence[Mapping[str, str]]) -> str:
+    """The default reading's estimate and adjusted $p$ per claim, and what ± means."""
+    table = [
+        {"claim": f"{i}. {SHORT_NAMES.get(row['key'], row['key'])}",
+         "verdict": row["verdict"], "ours": _estimate(row), "adj. p": row.get("p", "-")}
+        for i, row in enumerate(claims, start=1)
+    ]  # fmt: skip
+    return (
+        markdown_table(table)
+        + "\n\n± is the half-width of the 95 % interval over independent replicates, here "
+        "and everywhere on this page; adj. p is Holm-adjusted over the paper's claims of the "
+        "reading. A claim over several configurations counts those that hold."
+    )
 
 
 def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str, str]:
     """The generated sections of `docs/reproductions/preemptive.md` (see
-    [`schedlib.experiments.pages`][schedlib.experiments.pages])."""
+    [`schedlib.experiments.pages`][schedlib.experiments.pages]): the verdicts at a glance
+    per reading (`full-glance`, in place of the kit's table, which has room for two
+    readings), the readings with their loads (`full-readings`), the default reading's
+    estimates (`full-estimates`), the summary, and the results."""
     rows = full["rows"]
+    claims = full["claims"]
     mine = _default(rows)
     main = _pick(mine, study="main")
     first = rows[0] if rows else {}
     readings = list(dict.fromkeys(r.get("reading", DEFAULT_NAME) for r in rows))
     replicates = len({r["replicate"] for r in rows})
     return {
+        "full-glance": glance(claims),
+        "full-summary": summary(claims),
+        "full-readings": reading_loads(rows),
+        "full-estimates": estimates(claims),
         "full-size": f"{first.get('nodes')} nodes, {first.get('jobs')} measured jobs per IAT, "
         f"{replicates} replicates, {len(readings)} readings",
-        "full-reading-loads": reading_loads(rows),
         "full-unschedulable": _unschedulable(main),
         "full-alpha0": _results(rows, 0.0),
         "full-alpha05": _results(rows, 0.5),
@@ -251,8 +408,8 @@ def plot(rows: Sequence[Mapping[str, Any]], path: str) -> None:
     """The node-wait distribution of each scheduler at the paper's three IATs (Figures 5, 6):
     top, the CDF of the 60 % longest waits (the paper cuts the 40 % that hardly wait);
     bottom, the last 5 % (Figure 6's "last 100-200 jobs"). Lines are the means over the
-    replicates of each quantile, bands their 95 % intervals; the panels of a row share
-    their x axis.
+    replicates of each quantile, bands their 95 % intervals (cut at 0 s); the panels of a
+    row share their axes.
 
     Uses the default reading's main grid at $\\delta = 5$ s, $\\alpha = 0$ (or the first
     $\\delta$ and $\\alpha$ of the run).
@@ -297,7 +454,8 @@ def plot(rows: Sequence[Mapping[str, Any]], path: str) -> None:
                 ys = [100 * QUANTILES[k] for k in picked]
                 ax.plot(xs, ys, color=colour(key), marker=marker(key), markersize=2.5,
                         linewidth=1.4, label=label_, markevery=max(1, len(xs) // 6))  # fmt: skip
-                ax.fill_betweenx(ys, [stats[k][1] for k in picked], [stats[k][2] for k in picked],
+                ax.fill_betweenx(ys, [max(0.0, stats[k][1]) for k in picked],
+                                 [stats[k][2] for k in picked],
                                  color=colour(key), alpha=0.2, linewidth=0)  # fmt: skip
         rows_of[0][column].set_title(f"IAT {iat:g} s")
         rows_of[1][column].set_xlabel(label("node wait", "h"))
@@ -311,7 +469,8 @@ def plot(rows: Sequence[Mapping[str, Any]], path: str) -> None:
 def plot_medians(rows: Sequence[Mapping[str, Any]], path: str) -> None:
     """Median node wait against the IAT, alpha 0 (Figure 3), and the median of the 10 %
     longest node waits at alpha 0 (solid) and 0.5 (dashed) (Figure 4a): the mean over the
-    replicates with its 95 % interval as a band; one colour per scheduler in both panels."""
+    replicates with its 95 % interval as a band (cut at 0: no wait is negative); one colour
+    per scheduler in both panels."""
     from schedlib.experiments.figures import colour, figure, label, marker, mean_interval, save
 
     main = _pick(_default(rows), study="main", delta=5.0, victims="lower")
@@ -331,7 +490,8 @@ def plot_medians(rows: Sequence[Mapping[str, Any]], path: str) -> None:
                 text = label_ if alpha == 0 else f"{label_}, alpha 0.5"
                 ax.plot(iats, [m for m, _, _ in stats], style, color=colour(key),
                         marker=marker(key), markersize=4, linewidth=1.5, label=text)  # fmt: skip
-                ax.fill_between(iats, [lo for _, lo, _ in stats], [hi for _, _, hi in stats],
+                ax.fill_between(iats, [max(0.0, lo) for _, lo, _ in stats],
+                                [hi for _, _, hi in stats],
                                 color=colour(key), alpha=0.15, linewidth=0)  # fmt: skip
     left.set_title("median node wait, alpha 0 (Fig. 3)")
     right.set_title("10 % longest: median (Fig. 4a)")
