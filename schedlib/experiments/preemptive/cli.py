@@ -252,13 +252,12 @@ def _scale(args: argparse.Namespace) -> str:
     return f"IAT {paper} s at the paper's scale ({iats} s on {args.nodes} nodes)"
 
 
-def data(args: argparse.Namespace) -> str:
-    """The data of a run: the synthetic grid and jobs, the reading, the offered load per
-    resource kind and the replicates."""
-    reading = _reading(args)
+def _loads(args: argparse.Namespace, reading: Reading) -> str:
+    """The offered load per resource kind (mean over replicates) at the smallest -> the
+    largest IAT, under `reading`'s job sizes."""
     iats = list(args.iat)
     loads = []
-    for iat in (min(iats), max(iats)) if iats else ():
+    for iat in (min(iats), max(iats)):
         per_replicate = [
             offered_loads(
                 make_jobs(args.jobs, iat, seed=args.seed, replicate=r, accuracy=args.accuracy,
@@ -268,13 +267,30 @@ def data(args: argparse.Namespace) -> str:
             for r in range(args.replicates)
         ]  # fmt: skip
         loads.append([_mean([x[k] for x in per_replicate]) for k in range(len(KINDS))])
+    return ", ".join(
+        f"{kind} {loads[0][k]:.2f} → {loads[-1][k]:.2f}" for k, kind in enumerate(KINDS)
+    )
+
+
+def data(args: argparse.Namespace) -> str:
+    """The data of a run: the synthetic grid and jobs, the reading, the offered load per
+    resource kind (of the reading and of each other reading whose jobs differ) and the
+    replicates."""
+    reading = _reading(args)
     shown = ""
-    if loads:
-        shown = "; offered load " + ", ".join(
-            f"{kind} {loads[0][k]:.2f} to {loads[-1][k]:.2f}" for k, kind in enumerate(KINDS)
+    if list(args.iat):
+        shown = (
+            f"; offered load (fraction of capacity, smallest → largest IAT) {_loads(args, reading)}"
         )
-    others = [name for name, _ in reading.variations(list(args.readings))]
-    also = f"; also the readings {', '.join(others)}" if others else ""
+    others = reading.variations(list(args.readings))
+    also = ""
+    if others:
+        loads = [f"{name}: {_loads(args, other)}" for name, other in others
+                 if other.sizes != reading.sizes and list(args.iat)]  # fmt: skip
+        same = " (the others offer the same load)" if loads else ""
+        also = f"; also the readings {', '.join(name for name, _ in others)}" + (
+            f", offered load under {'; '.join(loads)}{same}" if loads else ""
+        )
     return (
         f"synthetic grid and jobs (§6.1, our numbers): {args.nodes} nodes, {args.jobs} "
         f"measured jobs per {_scale(args)}; {reading.describe()}{shown}; {args.replicates} "
