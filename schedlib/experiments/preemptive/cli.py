@@ -213,7 +213,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             "replicates": 6,
             "readings": "none",
         },
-        full_time="40 minutes",
+        full_time="1 hour on 2 free cores (2 CPU-hours)",
         quick_time="30 s",
     )
 

@@ -13,7 +13,13 @@ from typing import Any
 from schedlib.experiments.claims import OURS_MARK, VERDICTS
 from schedlib.experiments.pages import markdown_table
 from schedlib.experiments.preemptive.findings import SHORT_NAMES
-from schedlib.experiments.preemptive.runs import DEFAULT_NAME, _mean, victim_readings_differ
+from schedlib.experiments.preemptive.runs import (
+    DEFAULT_NAME,
+    _canonical,
+    _mean,
+    design,
+    victim_readings_differ,
+)
 from schedlib.experiments.preemptive.setup import (
     CAN,
     FCFS,
@@ -21,6 +27,7 @@ from schedlib.experiments.preemptive.setup import (
     LABELS,
     LOCAL,
     NN,
+    PAPER_NODES,
     QUANTILES,
 )
 
@@ -273,8 +280,7 @@ def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str
         "full-summary": summary(claims),
         "full-readings": reading_loads(rows),
         "full-estimates": estimates(claims),
-        "full-size": f"{first.get('nodes')} nodes, {first.get('jobs')} measured jobs per IAT, "
-        f"{replicates} replicates, {len(readings)} readings",
+        "full-size": _size(first, replicates, len(readings)),
         "full-unschedulable": _unschedulable(main),
         "full-alpha0": _results(rows, 0.0),
         "full-alpha05": _results(rows, 0.5),
@@ -282,7 +288,31 @@ def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str
         "full-alpha-high": _alpha_table(mine),
         "full-victims": _victims_table(mine),
         "victims-small": "{} of {}".format(*victim_readings_differ()),
+        "design-size": f"{len({_canonical(p.run) for p in design()}):,}",
     }
+
+
+def _size(first: Mapping[str, Any], replicates: int, readings: int) -> str:
+    """The documented run's size, and how it stands to the paper's.
+
+    Examples
+    --------
+    >>> _size({"nodes": 100, "jobs": 500}, 8, 5)  # doctest: +NORMALIZE_WHITESPACE
+    "100 nodes, 500 measured jobs per IAT, 8 replicates, 5 readings: a tenth of the paper's
+    grid and jobs, at its offered loads (the inter-arrival times 10 times the paper's)"
+    """
+    nodes, jobs = first.get("nodes"), first.get("jobs")
+    text = (
+        f"{nodes} nodes, {jobs} measured jobs per IAT, {replicates} replicates, {readings} readings"
+    )
+    if nodes == PAPER_NODES or not nodes:
+        return text + " (the paper's size)"
+    share = nodes / PAPER_NODES
+    part = "a tenth" if share == 0.1 else f"{share:g} times the size"
+    return (
+        f"{text}: {part} of the paper's grid and jobs, at its offered loads (the inter-arrival "
+        f"times {1 / share:g} times the paper's)"
+    )
 
 
 def _unschedulable(rows: Sequence[Mapping[str, Any]]) -> str:
