@@ -528,8 +528,17 @@ def plot_medians(rows: Sequence[Mapping[str, Any]], path: str) -> None:
     for ax in (left, right):
         ax.set_xlabel(label("mean inter-arrival time, paper scale", "s"))
         ax.set_ylabel(label("node wait", "h"))
-    handles, labels = right.get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncol=4, frameon=False)
+    from matplotlib.lines import Line2D
+
+    handles = [
+        Line2D([], [], color=colour(_KEYS[s]), marker=marker(_KEYS[s]), linewidth=1.5, label=s)
+        for s in _SCHEDULERS
+    ]
+    handles += [
+        Line2D([], [], color="0.4", linestyle=style, linewidth=1.5, label=f"alpha {alpha}")
+        for style, alpha in (("-", "0"), ("--", "0.5 (right)"))
+    ]
+    fig.legend(handles=handles, loc="outside lower center", ncol=3, frameon=False)
     save(fig, path)
 
 
