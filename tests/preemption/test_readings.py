@@ -19,7 +19,7 @@ from schedlib.preemption.migration import (
     push_objective,
 )
 from schedlib.preemption.resources import GridJob, GridNode, fits, normalised
-from schedlib.preemption.topology import Matchmaker, load_key, ring
+from schedlib.preemption.topology import Matchmaker, ring
 from schedlib.testing.invariants import (
     check_decision,
     check_every_job_accounted,
@@ -32,6 +32,7 @@ from schedlib.testing.invariants import (
 from schedlib.testing.strategies import (
     grid_nodes,
     grids,
+    load_keys,
     node_snapshots,
     resource_vectors,
     topologies,
@@ -44,14 +45,7 @@ from schedlib.testing.strategies import (
 def test_the_limited_matchmaker_picks_the_lightest_of_its_candidates(
     nodes: list[GridNode], choices: int, seed: int, data: st.DataObject
 ) -> None:
-    keys = [
-        load_key(
-            n,
-            tuple(data.draw(st.integers(0, int(c))) for c in n.capacity),
-            data.draw(st.integers(0, 3)),
-        )
-        for n in nodes
-    ]
+    keys = data.draw(load_keys(nodes))
     requirement = data.draw(resource_vectors(kinds=2, max_cores=5, max_amount=9))
     job = data.draw(st.integers(0, 10_000))
     limited = Matchmaker(nodes, choices=choices, seed=seed)
