@@ -535,8 +535,8 @@ def plot_medians(rows: Sequence[Mapping[str, Any]], path: str) -> None:
         for s in _SCHEDULERS
     ]
     handles += [
-        Line2D([], [], color="0.4", linestyle=style, linewidth=1.5, label=f"alpha {alpha}")
-        for style, alpha in (("-", "0"), ("--", "0.5 (right)"))
+        Line2D([], [], color="0.4", linestyle="-", linewidth=1.5, label="alpha 0"),
+        Line2D([], [], color="0.4", linestyle="--", linewidth=1.5, label="alpha 0.5 (right)"),
     ]
     fig.legend(handles=handles, loc="outside lower center", ncol=3, frameon=False)
     save(fig, path)

@@ -124,13 +124,12 @@ def load_keys(nodes: Sequence[GridNode]) -> st.SearchStrategy[list[LoadKey]]:
     >>> len(load_keys([GridNode(0, (2, 4)), GridNode(1, (1, 1))]).example())
     2
     """
-    one = [
-        st.tuples(*(st.integers(0, int(c)) for c in n.capacity), st.integers(0, 3)).map(
-            lambda drawn, node=n: load_key(node, drawn[:-1], drawn[-1])
-        )
-        for n in nodes
-    ]
-    return st.tuples(*one).map(list)
+
+    def one(node: GridNode) -> st.SearchStrategy[LoadKey]:
+        used = st.tuples(*(st.integers(0, int(c)) for c in node.capacity))
+        return st.builds(load_key, st.just(node), used, st.integers(0, 3))
+
+    return st.tuples(*(one(n) for n in nodes)).map(list)
 
 
 @st.composite
