@@ -2,7 +2,7 @@
 
 See [`schedlib.experiments.pages`][schedlib.experiments.pages] for how a page's
 sections are generated and checked, and
-[`schedlib.experiments.figures`][schedlib.experiments.figures] for the figures' style.
+`schedlib.experiments.figures` for the figures' style.
 """
 
 from __future__ import annotations
