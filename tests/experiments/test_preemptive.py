@@ -38,7 +38,9 @@ from schedlib.model import JobEvent, RunRecord
 from schedlib.preemption.resources import GridJob
 from schedlib.results.verdicts import Configurations, NotTestable, Tie
 
-SMALL = ["--nodes", "12", "--jobs", "40", "--iat", "2,4", "--alpha", "0,0.5", "--workers", "1"]
+SMALL = ["--nodes", "12", "--jobs", "40", "--iat", "200,400", "--alpha", "0,0.5", "--workers", "1"]
+"""A small grid at the paper's loads (IAT 2.4 and 4.8 s on 1000 nodes): a preloaded grid of 12
+nodes gets 27 and 14 warm-up jobs, not thousands."""
 ONE = [*SMALL, "--side", "", "--replicates", "2", "--readings", "none"]
 
 
@@ -59,8 +61,8 @@ def test_json_has_one_record_per_configuration_and_replicate(
     fcfs = [r for r in rows if r["scheduler"] == "FCFS+backfill"]
     assert all(r["preemptions"] == 0 and r["migrations"] == 0 for r in fcfs)
     by_alpha = {(r["iat"], r["alpha"], r["replicate"]): r["digest"] for r in fcfs}
-    assert by_alpha[2.0, 0.0, 1] == by_alpha[2.0, 0.5, 1]  # FCFS ignores alpha: one run
-    assert by_alpha[2.0, 0.0, 0] != by_alpha[2.0, 0.0, 1]  # replicates differ
+    assert by_alpha[200.0, 0.0, 1] == by_alpha[200.0, 0.5, 1]  # FCFS ignores alpha: one run
+    assert by_alpha[200.0, 0.0, 0] != by_alpha[200.0, 0.0, 1]  # replicates differ
 
 
 def test_the_design_runs_each_reading_and_the_side_studies() -> None:
@@ -90,7 +92,7 @@ def test_the_design_runs_each_reading_and_the_side_studies() -> None:
 def test_a_run_no_reading_changes_runs_once() -> None:
     """FCFS and local scheduling do not depend on the PUSH reading: the push=preempt reading
     reuses their runs (the same digest), and internode runs differ."""
-    rows = reproduce(nodes=12, jobs=30, iats=(2.0,), alphas=(0.0,), side=(), replicates=1,
+    rows = reproduce(nodes=12, jobs=30, iats=(200.0,), alphas=(0.0,), side=(), replicates=1,
                      readings=("push",), workers=1)  # fmt: skip
     by = {(r["reading"], r["scheduler"]): r["digest"] for r in rows}
     assert by["default", FCFS] == by["push=preempt", FCFS]
@@ -143,7 +145,9 @@ def test_csv_and_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 def test_a_bad_value_is_refused_at_parse_time_in_one_line_naming_the_flag(
     option: str, value: str, message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert cli(["reproduce", "preemptive", *SMALL, option, value]) == 2
+    with pytest.raises(SystemExit) as stop:  # refused by the parser, before anything runs
+        cli(["reproduce", "preemptive", *SMALL, option, value])
+    assert stop.value.code == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
 
@@ -262,7 +266,7 @@ def test_reproduce_rejects_an_empty_sweep() -> None:
 
 # -- where the grid runs: the same rows everywhere, resumed or not ---------------------------
 
-GRID = {"nodes": 10, "jobs": 25, "iats": (2.0,), "alphas": (0.0,), "replicates": 2,
+GRID = {"nodes": 10, "jobs": 25, "iats": (200.0,), "alphas": (0.0,), "replicates": 2,
         "side": ("delta",), "readings": ("push",)}  # fmt: skip
 
 
