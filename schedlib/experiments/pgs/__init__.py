@@ -54,17 +54,26 @@ Examples
 from schedlib.experiments.pgs.cli import add_arguments, data, main, rows
 from schedlib.experiments.pgs.findings import (
     BOUND_TOLERANCE_MINUTES,
+    NO_OVERHEAD,
     OVERHEAD_MARGIN_PERCENT,
     QUICK_DIFFERS,
     SD_BOUND_PERCENT,
+    SPREAD_BOUND_PERCENT,
     Series,
     claims,
     paper_margin,
 )
-from schedlib.experiments.pgs.page import figures, page_sections, plot, plot_readings
-from schedlib.experiments.pgs.runs import Item, reproduce, run_once
+from schedlib.experiments.pgs.page import (
+    documented_rows,
+    figures,
+    page_sections,
+    plot,
+    plot_readings,
+)
+from schedlib.experiments.pgs.runs import PER_RESOURCE, Task, deterministic, reproduce, run_once
 from schedlib.experiments.pgs.setup import (
     DOWNTIME,
+    FIRST_JOBS,
     IMPLIED_OVERHEAD,
     LOWER_BOUND_MINUTES,
     NAME,
@@ -93,9 +102,11 @@ from schedlib.experiments.pgs.setup import (
 __all__ = [
     "BOUND_TOLERANCE_MINUTES",
     "DOWNTIME",
+    "FIRST_JOBS",
     "IMPLIED_OVERHEAD",
     "LOWER_BOUND_MINUTES",
     "NAME",
+    "NO_OVERHEAD",
     "ORDERS",
     "OVERHEAD_MARGIN_PERCENT",
     "PAPER",
@@ -103,6 +114,7 @@ __all__ = [
     "PAPER_READING",
     "PAPER_RUNS",
     "PAPER_TABLE_2",
+    "PER_RESOURCE",
     "PHASES",
     "QUICK_DIFFERS",
     "READINGS",
@@ -110,15 +122,18 @@ __all__ = [
     "SCENARIOS",
     "SCHEDULERS",
     "SD_BOUND_PERCENT",
+    "SPREAD_BOUND_PERCENT",
     "STARTUP",
     "SUMMARY",
     "TABLE_1_UPTIMES",
-    "Item",
     "Reading",
     "Series",
+    "Task",
     "add_arguments",
     "claims",
     "data",
+    "deterministic",
+    "documented_rows",
     "draw_phases",
     "figures",
     "job_set",
