@@ -11,17 +11,24 @@ every claim of §4-§6 is judged over independent replicates
 The paper leaves open how its rig differed from the bare model; each reading
 it implies is an option ([`Reading`][schedlib.experiments.pgs.Reading]): a
 per-job overhead (`--overhead`, told to PGS's $tl$ or not: `--overhead-known`),
-random starting phases of the resources (`--phases random`), and the copies of
-each job size submitted as sweeps (`--order sweeps`). By default the run also
-measures each named reading of [`READINGS`][schedlib.experiments.pgs.READINGS]
-(`--readings none` skips them).
+random starting phases of the resources (`--phases random`), the copies of
+each job size submitted as sweeps (`--order sweeps`), the queue length
+(`--queue-length`), PGS's step 1 for busy resources too (`--first-job
+empty-queue`) and the order in which PGS takes the jobs, apart from the
+submission order FCFS sees (`--pgs-order`). By default the run also measures
+each named reading of [`READINGS`][schedlib.experiments.pgs.READINGS]
+(`--readings none` skips them), and each run's time per resource: busy, idle,
+down, and when it started its last job.
 
 ```text
 schedlib reproduce pgs [--runs N] [--seed S] [--queue-length Q]
                        [--order {increasing,sweeps,shuffled,decreasing}]
+                       [--pgs-order {increasing,sweeps,shuffled,decreasing}]
                        [--overhead SECONDS] [--overhead-known] [--phases {zero,random}]
-                       [--readings {all,none}] [--resource-order {rejoined,index}]
-                       [--workers W] [--format table|json|csv] [--plot out.png] [--claims]
+                       [--first-job {idle,empty-queue}] [--readings {all,none}]
+                       [--resource-order {rejoined,index}]
+                       [--workers N | --dask-local N | --scheduler ADDRESS] [--resume FILE]
+                       [--format table|json|csv] [--plot out.png] [--claims] [--quick]
 ```
 
 Replicate $r$ of a run with `--seed s` draws its restart delays, its starting
@@ -68,6 +75,7 @@ from schedlib.experiments.pgs.page import (
     figures,
     page_sections,
     plot,
+    plot_idle,
     plot_readings,
 )
 from schedlib.experiments.pgs.runs import PER_RESOURCE, Task, deterministic, reproduce, run_once
@@ -142,6 +150,7 @@ __all__ = [
     "paper_margin",
     "paper_resources",
     "plot",
+    "plot_idle",
     "plot_readings",
     "reading_name",
     "replicate_inputs",

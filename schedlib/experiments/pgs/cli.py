@@ -103,9 +103,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(default) or by index",
     )
     add_grid_arguments(parser)
-    parser.add_argument("--plot", metavar="FILE", help="also draw the bar chart to FILE (.png)")
+    parser.add_argument(
+        "--plot", metavar="FILE", help="also draw Table 2, ours beside the paper's, to FILE (.png)"
+    )
     add_claims_argument(parser)
-    add_quick_argument(parser, {"runs": 10, "readings": "none"}, full_time="1 min", quick_time="5 s")
+    add_quick_argument(
+        parser, {"runs": 10, "readings": "none"}, full_time="1 min", quick_time="5 s"
+    )
 
 
 def _reading(args: argparse.Namespace) -> Reading:

@@ -6,23 +6,27 @@ sections are generated and checked.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from schedlib.experiments.figures import mean_interval
 from schedlib.experiments.pages import markdown_table
-from schedlib.experiments.pgs.findings import _lost_per_failure, paper_margin
+from schedlib.experiments.pgs.findings import _gains, _lost_per_failure, _series, paper_margin
 from schedlib.experiments.pgs.runs import PER_RESOURCE
 from schedlib.experiments.pgs.setup import (
     IMPLIED_OVERHEAD,
     LOWER_BOUND_MINUTES,
     PAPER_DIFFERENCE,
     PAPER_READING,
+    PAPER_RUNS,
     PAPER_TABLE_2,
     READINGS,
     RESTARTING,
     TABLE_1_UPTIMES,
     Reading,
 )
+from schedlib.results.verdicts import t_quantile
 
 
 def _summary_rows(rows: Sequence[Mapping[str, Any]], reading: str | None = None) -> list[Any]:
@@ -32,8 +36,27 @@ def _summary_rows(rows: Sequence[Mapping[str, Any]], reading: str | None = None)
     return [r for r in out if r.get("reading") == reading]
 
 
+def _replicates(
+    rows: Sequence[Mapping[str, Any]], reading: str, scenario: int, scheduler: str
+) -> list[Mapping[str, Any]]:
+    """The replicate rows of one (reading, scenario, scheduler), by replicate."""
+    picked = [
+        r for r in rows
+        if r.get("replicate") is not None and r["reading"] == reading
+        and r["scenario"] == scenario and r["scheduler"] == scheduler
+    ]  # fmt: skip
+    return sorted(picked, key=lambda r: r["replicate"])
+
+
+def _paper_interval(scenario: int, scheduler: str) -> float:
+    """Half-width of the 95 % interval of the paper's mean over its 10 runs (Table 2)."""
+    _, sd = PAPER_TABLE_2[(scenario, scheduler)]
+    return t_quantile(0.975, PAPER_RUNS - 1) * sd / math.sqrt(PAPER_RUNS)
+
+
 def plot(rows: Sequence[Mapping[str, Any]], path: str) -> None:
-    """Bar chart of our total runtimes beside the paper's (Table 2, Figure 2), main reading.
+    """Our total runtimes beside the paper's (Table 2, Figure 2), main reading: each a dot
+    with its 95 % interval (ours over the replicates, the paper's over its 10 runs).
 
     Parameters
     ----------
@@ -47,71 +70,137 @@ def plot(rows: Sequence[Mapping[str, Any]], path: str) -> None:
     SchedlibError
         If matplotlib is missing (names the `plot` extra).
     """
-    from schedlib.results.plotting import pyplot, save_figure
+    from schedlib.experiments.figures import colour, figure, interval_bars, label, marker, save
 
-    summary = _summary_rows(rows)
-    plt = pyplot()
-    scenarios = sorted({r["scenario"] for r in summary})
-    fig, ax = plt.subplots(figsize=(7, 4))
-    width = 0.2
-    series = [
-        ("pgs", "makespan_minutes", "PGS (ours)", "tab:blue", None),
-        ("pgs", "paper_minutes", "PGS (paper)", "tab:blue", "//"),
-        ("fcfs", "makespan_minutes", "FCFS (ours)", "tab:orange", None),
-        ("fcfs", "paper_minutes", "FCFS (paper)", "tab:orange", "//"),
-    ]
-    reading = summary[0]["reading"] if summary else "paper"
-    for offset, (scheduler, column, label, colour, hatch) in enumerate(series):
-        heights = [_cell(summary, reading, s, scheduler)[column] for s in scenarios]
-        xs = [s + (offset - 1.5) * width for s in scenarios]
-        ax.bar(xs, heights, width, label=label, color=colour, hatch=hatch,
-               alpha=0.55 if hatch else 1.0)  # fmt: skip
-    ax.axhline(LOWER_BOUND_MINUTES, color="black", linestyle=":", label="lower bound")
+    name = _main_name(rows)
+    scenarios = sorted({r["scenario"] for r in rows if r.get("reading") == name})
+    fig, ax = figure(height=3.2)
+    for offset, scheduler in ((-0.12, "pgs"), (0.12, "fcfs")):
+        ours = [
+            [r["makespan_minutes"] for r in _replicates(rows, name, s, scheduler)]
+            for s in scenarios
+        ]
+        interval_bars(ax, [s + offset - 0.04 for s in scenarios], ours, scheduler,
+                      text=f"{scheduler.upper()}, ours")  # fmt: skip
+        paper = [PAPER_TABLE_2[(s, scheduler)][0] for s in scenarios]
+        ax.errorbar(
+            [s + offset + 0.04 for s in scenarios], paper,
+            yerr=[_paper_interval(s, scheduler) for s in scenarios],
+            fmt=marker(scheduler), color=colour(scheduler), markerfacecolor="white",
+            capsize=3, markersize=5, linewidth=1.2, label=f"{scheduler.upper()}, paper (Table 2)",
+        )  # fmt: skip
+    ax.axhline(LOWER_BOUND_MINUTES, color="grey", linestyle=":", linewidth=1,
+               label="lower bound, 60.25 min")  # fmt: skip
     ax.set_xticks(scenarios)
     ax.set_xticklabels([f"scenario {s}" for s in scenarios])
-    ax.set_ylabel("total runtime (minutes)")
-    ax.set_title(f"PGS vs FCFS (Verboven et al. 2008, Table 2); {reading} reading")
-    ax.legend(fontsize="small")
-    fig.tight_layout()
-    save_figure(fig, path)
+    ax.set_ylabel(label("total runtime", "min"))
+    ax.set_title(f"Table 2, ours ({name} reading) and the paper's; bars: 95 % intervals")
+    ax.legend(loc="upper left", ncol=2)
+    save(fig, path)
+
+
+def _gain_values(rows: Sequence[Mapping[str, Any]], reading: str, scenario: int) -> list[float]:
+    """(FCFS - PGS) / PGS in %, per replicate (one value for a deterministic pair)."""
+    estimate = _gains(_series(rows, reading), scenario)
+    return list(estimate.values) if estimate is not None else []
 
 
 def plot_readings(rows: Sequence[Mapping[str, Any]], path: str) -> None:
-    """The Difference of each reading in scenarios 1-3 beside the paper's (Table 2).
+    """The Difference of each reading in scenarios 1-3 (dots with their 95 % intervals)
+    beside the paper's (a line, its 95 % interval shaded): a forest plot, one panel per
+    scenario, the readings on a shared axis.
 
     Raises
     ------
     SchedlibError
         If matplotlib is missing (names the `plot` extra).
     """
-    from schedlib.results.plotting import pyplot, save_figure
+    from schedlib.experiments.figures import PALETTE, colour, figure, label, save
 
-    summary = [r for r in rows if "replicate" not in r and r["scheduler"] == "pgs"]
-    names = list(dict.fromkeys(r["reading"] for r in summary))
-    plt = pyplot()
-    fig, ax = plt.subplots(figsize=(8, 4))
-    width = 0.8 / (len(names) + 1)
-    for offset, name in enumerate([*names, "the paper"]):
-        heights = [
-            PAPER_DIFFERENCE[s]
-            if name == "the paper"
-            else _cell(summary, name, s, "pgs")["difference_percent"]
-            for s in RESTARTING
+    names = list(dict.fromkeys(r["reading"] for r in rows if r.get("replicate") is not None))
+    fig, axes = figure(1, len(RESTARTING), height=0.32 * len(names) + 1.4, sharey=True)
+    ys = list(range(len(names)))[::-1]
+    other = PALETTE["blue"]
+    for ax, scenario in zip(axes, RESTARTING, strict=True):
+        paper, margin = PAPER_DIFFERENCE[scenario], paper_margin(scenario)
+        ax.axvspan(paper - margin, paper + margin, color="grey", alpha=0.25, linewidth=0)
+        ax.axvline(paper, color="black", linewidth=1)
+        for y, name in zip(ys, names, strict=True):
+            low_mean_high = mean_interval(_gain_values(rows, name, scenario))
+            mean, low, high = low_mean_high
+            shade = colour("pgs") if _pgs_increasing(name) else other
+            ax.errorbar([mean], [y], xerr=[[mean - low], [high - mean]], fmt="o",
+                        color=shade, capsize=3, markersize=4.5, linewidth=1.2)  # fmt: skip
+        ax.set_title(f"scenario {scenario}")
+        ax.set_xlabel(label("(FCFS - PGS) / PGS", "%"))
+    axes[0].set_yticks(ys)
+    axes[0].set_yticklabels(names)
+    handles = [
+        axes[0].errorbar([], [], fmt="o", color=colour("pgs"), label="PGS takes the jobs in "
+                         "increasing order"),
+        axes[0].errorbar([], [], fmt="o", color=other, label="in another order (shuffled, "
+                         "decreasing)"),
+    ]  # fmt: skip
+    fig.legend(handles=handles, loc="outside lower center", ncol=2)
+    fig.suptitle("The gain under each reading (95 % intervals); the paper's figure with its "
+                 "95 % interval shaded", fontsize="medium")  # fmt: skip
+    save(fig, path)
+
+
+IDLE_READINGS = ("paper", "pgs-shuffled")
+"""The readings whose idle time per resource the idle figure shows side by side."""
+
+
+def plot_idle(rows: Sequence[Mapping[str, Any]], path: str) -> None:
+    """Where PGS's time goes in scenario 3, per resource: busy, idle while up and down
+    (means over the replicates, minutes of the total runtime), and when each resource
+    started its last job (a dot with its 95 % interval); the paper's reading beside
+    `pgs-shuffled`, on a shared axis.
+
+    Raises
+    ------
+    SchedlibError
+        If matplotlib is missing (names the `plot` extra).
+    """
+    from schedlib.experiments.figures import colour, figure, label, save
+
+    present = {r["reading"] for r in rows}
+    names = [n for n in IDLE_READINGS if n in present]
+    summary = [r for r in rows if "replicate" not in r]
+    fig, axes = figure(1, len(names), height=3.4, sharex=True, sharey=True)
+    axes = [axes] if len(names) == 1 else list(axes)
+    ys = list(range(len(TABLE_1_UPTIMES)))
+    parts = (("busy_minutes", "busy", colour("pgs")), ("idle_minutes", "idle while up",
+             "#BBBBBB"), ("down_minutes", "down", "black"))  # fmt: skip
+    for ax, name in zip(axes, names, strict=True):
+        cell = _cell(summary, name, IDLE_SCENARIO, "pgs")
+        left = [0.0] * len(ys)
+        for field, text, shade in parts:
+            widths = cell[field]
+            ax.barh(ys, widths, left=left, color=shade, height=0.6, label=text)
+            left = [a + b for a, b in zip(left, widths, strict=True)]
+        starts = [
+            [r["last_start_minutes"][i] for r in _replicates(rows, name, IDLE_SCENARIO, "pgs")]
+            for i in ys
         ]
-        xs = [s + (offset - len(names) / 2) * width for s in RESTARTING]
-        ax.bar(xs, heights, width, label=name, color="black" if name == "the paper" else None)
-    ax.set_xticks(list(RESTARTING))
-    ax.set_xticklabels([f"scenario {s}" for s in RESTARTING])
-    ax.set_ylabel("(FCFS - PGS) / PGS (%)")
-    ax.set_title("The gain of PGS under each reading, beside the paper's (Table 2)")
-    ax.legend(fontsize="small", ncol=3)
-    fig.tight_layout()
-    save_figure(fig, path)
+        stats = [mean_interval(v) for v in starts]
+        ax.errorbar([m for m, _, _ in stats], ys,
+                    xerr=[[m - lo for m, lo, _ in stats], [hi - m for m, _, hi in stats]],
+                    fmt="D", color=colour("shuffled"), markersize=4, capsize=2,
+                    label="last job started")  # fmt: skip
+        ax.set_title(f"{name} reading: PGS, total {cell['makespan_minutes']:.1f} min")
+        ax.set_xlabel(label(f"scenario {IDLE_SCENARIO}, time in the run", "min"))
+    axes[0].set_yticks(ys)
+    axes[0].set_yticklabels([f"{u} s" for u in TABLE_1_UPTIMES])
+    axes[0].set_ylabel(label("resource uptime", "s"))
+    handles, texts = axes[0].get_legend_handles_labels()
+    fig.legend(handles, texts, loc="outside lower center", ncol=4)
+    save(fig, path)
 
 
 def figures() -> dict[str, Callable[[Sequence[Mapping[str, Any]], str], None]]:
     """The page's figures: file name -> `draw(rows, path)`."""
-    return {"pgs.png": plot, "pgs_readings.png": plot_readings}
+    return {"pgs.png": plot, "pgs_readings.png": plot_readings, "pgs_idle.png": plot_idle}
 
 
 def documented_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -133,7 +222,9 @@ def documented_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _minutes(mean: float, sd: float, runs: int = 2) -> str:
-    return f"{mean:.2f} (one run)" if runs == 1 else f"{mean:.2f} ± {sd:.2f}"
+    """A mean total runtime and its standard deviation over the runs (± is kept for 95 %
+    intervals on the page)."""
+    return f"{mean:.2f} (one run)" if runs == 1 else f"{mean:.2f} (sd {sd:.2f})"
 
 
 def _cell(
@@ -312,34 +403,6 @@ def _verdict_columns(claims: Sequence[Mapping[str, str]]) -> list[str]:
     return [k[len("verdict (") : -1] for k in first if k.startswith("verdict (")]
 
 
-READING_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("the rig", ("sweeps", "phases", "overhead", "overhead-known", "implied")),
-    ("the queues and step 1", ("queue-1", "queue-3", "step-1-busy")),
-    ("the order", ("pgs-shuffled", "shuffled", "decreasing")),
-)
-"""The readings of the verdict tables, in groups narrow enough for the page's column."""
-
-
-def _reading_verdicts(claims: Sequence[Mapping[str, str]], group: Sequence[str]) -> str:
-    """Claim by reading: the main reading's verdict, then each reading of `group`."""
-    present = _verdict_columns(claims)
-    names = [n for n in group if n in present]
-    lines = [
-        {
-            "claim": c["key"],
-            "`paper` (main)": _short(c["verdict"]),
-            **{_named(n): _short(c[f"verdict ({n})"]) for n in names},
-        }
-        for c in claims
-    ]
-    return markdown_table(lines)
-
-
-def _short(verdict: str) -> str:
-    return {"holds": "holds", "does not hold": "**no**", "inconclusive": "?",
-            "not testable": "not testable"}.get(verdict, verdict)  # fmt: skip
-
-
 def _size_fits(claims: Sequence[Mapping[str, str]]) -> str:
     """A sentence: under which readings the size of each scenario's difference holds."""
     names = ["paper", *_verdict_columns(claims)]
@@ -403,58 +466,65 @@ def _conclusion(rows: Sequence[Mapping[str, Any]], claims: Sequence[Mapping[str,
     def value(name: str, scenario: int, scheduler: str, field: str = "makespan_minutes") -> float:
         return float(_cell(summary, name, scenario, scheduler)[field])
 
+    def minutes(name: str, scenario: int, scheduler: str) -> str:
+        return (
+            f"{value(name, scenario, scheduler):.2f} min (sd "
+            f"{value(name, scenario, scheduler, 'stdev'):.2f})"
+        )
+
+    main = _main_name(rows)
     increasing = [n for n in names if _pgs_increasing(n)]
     pgs_3 = [value(n, 3, "pgs") for n in increasing]
     gains_3 = [value(n, 3, "pgs", "difference_percent") for n in increasing]
-    main = _main_name(rows)
+    queues = sorted({READINGS[n].queue_length for n in names if n in READINGS})
     mixed = "pgs-shuffled" if "pgs-shuffled" in names else None
     idle = _idle_numbers(rows, main)
     paper_pgs, paper_pgs_sd = PAPER_TABLE_2[(3, "pgs")]
     paper_fcfs, paper_fcfs_sd = PAPER_TABLE_2[(3, "fcfs")]
     holding = [c["key"] for c in claims if c["verdict"] == "holds"]
+    shorts = ", ".join(f"{u}" for u in TABLE_1_UPTIMES[:2]) + f" and {TABLE_1_UPTIMES[2]}"
     text = (
-        f"We tried {len(names)} readings of the rig (the table above): a per-job overhead of "
-        f"{IMPLIED_OVERHEAD:g} s, told to PGS's $tl$ or not; random starting phases; the "
-        "copies of a size as sweeps; queues of 1, 2 or 3 jobs; PGS's step 1 for busy "
-        "resources too; PGS taking the jobs in a shuffled order while FCFS sees them in "
-        "increasing order; and both schedulers on shuffled or decreasing orders. "
-        f"**What reproduces:** the direction of the paper's findings ({len(holding)} of "
+        f"Besides the paper's set-up as written, we tried {len(names) - 1} readings of its rig "
+        f"([below](#the-readings)): a per-job overhead of {IMPLIED_OVERHEAD:g} s, told to "
+        "PGS's $tl$ or not; random starting phases; the copies of a size as sweeps; queues of "
+        + ", ".join(str(q) for q in queues[:-1])
+        + f" or {queues[-1]} jobs; PGS's step 1 for busy resources too; PGS taking the jobs "
+        "in a shuffled order while FCFS sees them in increasing order; and both schedulers "
+        "on shuffled or decreasing orders. "
+        f"**What reproduces:** the direction of the paper's findings ({len(holding)} of its "
         f"{len(claims)} claims hold under the paper's reading: "
         + ", ".join(f"`{k}`" for k in holding)
         + "), and the paper's FCFS in increasing order: "
-        f"{value(main, 3, 'fcfs'):.2f} ± {value(main, 3, 'fcfs', 'stdev'):.2f} min in "
-        f"scenario 3 against its {paper_fcfs:.2f} ± {paper_fcfs_sd:.2f}"
+        f"{minutes(main, 3, 'fcfs')} in scenario 3 against its {paper_fcfs:.2f} min (sd "
+        f"{paper_fcfs_sd:.2f})"
     )
     if "shuffled" in names:
-        text += (
-            f" (shuffled, FCFS takes {value('shuffled', 3, 'fcfs'):.2f} ± "
-            f"{value('shuffled', 3, 'fcfs', 'stdev'):.2f})"
-        )
+        text += f"; shuffled, FCFS takes {minutes('shuffled', 3, 'fcfs')}"
     text += (
-        f"; in scenarios 1 and 2 our FCFS is {paper_gap(summary, main, 'fcfs', (1, 2))} "
+        f". In scenarios 1 and 2 our FCFS is {paper_gap(summary, main, 'fcfs', (1, 2))} "
         "below the paper's. "
         "**What does not:** the size of PGS's gain. Under every reading in which PGS takes "
         f"the jobs in increasing order, scenario 3 takes {_span(pgs_3)} min (the paper's "
-        f"{paper_pgs:.2f} ± {paper_pgs_sd:.2f}) and the gain stays at {_span(gains_3, 1)} % "
+        f"{paper_pgs:.2f}, sd {paper_pgs_sd:.2f}) and the gain stays at {_span(gains_3, 1)} % "
         f"(the paper's {PAPER_DIFFERENCE[3]:.2f} %)."
     )
     if mixed is not None:
         text += (
-            f" The paper's spread fits a mixed order: PGS taking the jobs shuffled varies by "
-            f"{value(mixed, 3, 'pgs', 'stdev'):.2f} min from run to run (in increasing order, "
-            f"{value(main, 3, 'pgs', 'stdev'):.2f}), but then takes "
-            f"{value(mixed, 3, 'pgs'):.2f} min, below the paper's: the paper's PGS lies "
-            "between the two orders, as a partly mixed order would, and no reading the paper "
-            "describes gives it."
+            " The paper's spread fits a mixed order: when PGS takes the jobs shuffled, its "
+            f"total runtime varies from run to run with sd {value(mixed, 3, 'pgs', 'stdev'):.2f} "
+            f"min (in increasing order, {value(main, 3, 'pgs', 'stdev'):.2f}), but it then "
+            f"takes {value(mixed, 3, 'pgs'):.2f} min, below the paper's: the paper's PGS lies "
+            "between the two orders, as a partly mixed order would, and no reading the paper's "
+            "words allow gives it."
         )
     text += (
         " The time PGS loses in increasing order is not lost work (PGS loses none: "
         f"{value(main, 3, 'pgs', 'failures'):g} failures per run) but short-uptime "
         f"resources left idle: of the {idle['all']:.0f} resource-minutes PGS's resources "
-        f"are up and idle in scenario 3, {idle['short']:.0f} are on the 84, 117 and 163 s "
+        f"are up and idle in scenario 3, {idle['short']:.0f} are on the {shorts} s "
         f"resources, which start their last job at {idle['last-0']:.1f}, "
-        f"{idle['last-1']:.1f} and {idle['last-2']:.1f} min: after that, every job left "
-        "is longer than their uptime."
+        f"{idle['last-1']:.1f} and {idle['last-2']:.1f} min: after that, no job left is "
+        "short enough for them."
     )
     return text
 
@@ -490,12 +560,11 @@ def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str
     sections = {
         "full-table": _table_2(rows),
         "full-failures": _failures_table(rows),
-        "full-readings": _readings_table(rows),
+        "full-reading-runtimes": _readings_table(rows),
         "full-idle": _idle_table(rows, main),
         "full-idle-short": f"{idle['short']:.0f}",
         "full-idle-all": f"{idle['all']:.0f}",
         "full-idle-down": f"{idle['down']:.1f}",
-        "full-idle-not-running": f"{idle['not-running']:.0f}",
         "full-conclusion": _conclusion(rows, full["claims"]),
         "full-size-fits": _size_fits(full["claims"]),
         "full-not-holding": _not_holding(full["claims"]),
@@ -510,9 +579,6 @@ def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str
         "full-best-pgs-3": f"{value(best, 3, 'pgs', 'makespan_minutes'):.2f}",
         "full-margins": ", ".join(f"±{paper_margin(s):.2f}" for s in RESTARTING),
     }
-    for title, group in READING_GROUPS:
-        key = "full-verdicts-" + title.split()[-1]
-        sections[key] = _reading_verdicts(full["claims"], group)
     if "pgs-shuffled" in readings:
         mixed = _idle_numbers(rows, "pgs-shuffled")
         sections["full-idle-mixed-short"] = f"{mixed['short']:.0f}"
