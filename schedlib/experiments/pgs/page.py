@@ -12,7 +12,14 @@ from typing import Any
 
 from schedlib.experiments.figures import mean_interval
 from schedlib.experiments.pages import markdown_table
-from schedlib.experiments.pgs.findings import _gains, _lost_per_failure, _series, paper_margin
+from schedlib.experiments.pgs.findings import (
+    SD_BOUND_PERCENT,
+    SPREAD_BOUND_PERCENT,
+    _gains,
+    _lost_per_failure,
+    _series,
+    paper_margin,
+)
 from schedlib.experiments.pgs.runs import PER_RESOURCE
 from schedlib.experiments.pgs.setup import (
     IMPLIED_OVERHEAD,
@@ -578,6 +585,8 @@ def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str
         "full-best": _named(best),
         "full-best-pgs-3": f"{value(best, 3, 'pgs', 'makespan_minutes'):.2f}",
         "full-margins": ", ".join(f"±{paper_margin(s):.2f}" for s in RESTARTING),
+        "full-spread-bound": f"{SPREAD_BOUND_PERCENT:.2f}",
+        "full-sd-bound": f"{SD_BOUND_PERCENT:g}",
     }
     if "pgs-shuffled" in readings:
         mixed = _idle_numbers(rows, "pgs-shuffled")
