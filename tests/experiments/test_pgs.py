@@ -457,3 +457,28 @@ def test_rows_resumed_after_two_interruptions_are_the_uninterrupted_rows(
     assert 1 <= len(calls) < len(read_resume_file(path).results)  # only what had not finished
     with pytest.raises(InvalidValueError, match="runs = 2 there, 3 here"):
         _grid(attrs.evolve(resumed, options={**OPTIONS, "runs": 3}))
+
+
+def test_the_conclusion_spans_the_readings_where_pgs_takes_the_jobs_smallest_first() -> (
+    None
+):
+    """The page's conclusion quotes the range of PGS's scenario-3 runtimes over the readings in
+    which PGS takes the jobs in increasing order (or sweeps), and the idle minutes of the
+    three shortest-uptime resources, all from the documented rows."""
+    from schedlib.experiments import documented
+    from schedlib.experiments.pgs.page import _conclusion, _idle_numbers, _pgs_increasing
+
+    full = documented.load("pgs")
+    assert full is not None
+    rows = full["rows"]
+    summary = {(r["reading"], r["scenario"], r["scheduler"]): r for r in rows
+               if "replicate" not in r}  # fmt: skip
+    smallest_first = [n for n in pgs.READINGS if _pgs_increasing(n)]
+    assert "pgs-shuffled" not in smallest_first and "sweeps" in smallest_first
+    spans = [summary[(n, 3, "pgs")]["makespan_minutes"] for n in smallest_first]
+    text = _conclusion(rows, full["claims"])
+    assert f"scenario 3 takes {min(spans):.2f}-{max(spans):.2f} min" in text
+    idle = _idle_numbers(rows, "paper")
+    assert idle["short"] == pytest.approx(sum(summary[("paper", 3, "pgs")]["idle_minutes"][:3]))
+    assert f"{idle['short']:.0f} are on the 84, 117 and 163 s resources" in text
+    assert "±" not in text  # standard deviations are written "sd" on the page
