@@ -252,6 +252,17 @@ def _measures(series: Series) -> dict[str, Measured]:
     return measures
 
 
+def _part_means(measured: Measured, unit: str) -> str:
+    """Each configuration's mean, e.g. `scenario 1 to 2: +2.04 percentage points`."""
+    if not isinstance(measured, Configurations):
+        return ""
+    return ", ".join(
+        f"{name}: {part.mean:+.2f} {unit}"
+        for name, part in measured.parts
+        if isinstance(part, MeanEstimate)
+    )
+
+
 def _replicates(series: Series, cells: Sequence[tuple[int, str]]) -> str:
     aligned, once = _aligned(series, cells)
     if once:
@@ -384,6 +395,7 @@ def claims(rows: Sequence[Mapping[str, Any]], reading: str | None = None) -> lis
             "above 0",
             expectation("better", lower=False),
             measured["grows-with-length"],
+            _part_means(measured["grows-with-length"], "percentage points"),
             word="better",
             readings=under("grows-with-length"),
         )
