@@ -459,9 +459,7 @@ def test_rows_resumed_after_two_interruptions_are_the_uninterrupted_rows(
         _grid(attrs.evolve(resumed, options={**OPTIONS, "runs": 3}))
 
 
-def test_the_conclusion_spans_the_readings_where_pgs_takes_the_jobs_smallest_first() -> (
-    None
-):
+def test_the_conclusion_spans_the_readings_where_pgs_takes_the_jobs_smallest_first() -> None:
     """The page's conclusion quotes the range of PGS's scenario-3 runtimes over the readings in
     which PGS takes the jobs in increasing order (or sweeps), and the idle minutes of the
     three shortest-uptime resources, all from the documented rows."""
