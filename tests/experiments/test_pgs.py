@@ -21,7 +21,7 @@ from schedlib.experiments.pgs import runs
 from schedlib.experiments.pgs.runs import _effective
 from schedlib.experiments.running import Execution
 from schedlib.replicates import stream_seed
-from schedlib.results.verdicts import Configurations, MeanEstimate, NotTestable
+from schedlib.results.verdicts import Configurations, MeanEstimate, NotTestable, Tie
 
 
 @pytest.mark.parametrize(
@@ -307,6 +307,25 @@ def test_claims_over_several_scenarios_are_judged_per_scenario() -> None:
     verdicts = _verdicts(_rows(one_bad))
     assert verdicts["more-efficient"] == "does not hold"
     assert verdicts["grows-with-length"] == "does not hold"
+
+
+def test_a_scenario_where_pgs_and_fcfs_run_the_same_schedules_is_a_tie() -> None:
+    """Identical schedules (from the rows' digests, not equal means) are no evidence either
+    way: the scenario is a tie in the PGS-against-FCFS claims, shown and not counted."""
+    rows = _rows({**NEAR, 2: [0.0] * 6})
+    for r in rows:
+        if r["scenario"] == 2:
+            r["schedule"], r["failures"], r["wasted_seconds"] = "same", 0, 0.0
+    claims = {c.key: c for c in pgs.claims(rows)}
+    for key in ("more-efficient", "failures-more-frequent"):
+        parts = dict(claims[key].estimate.parts)  # type: ignore[union-attr]
+        assert parts["scenario 2"] == Tie(), key
+        assert not any(isinstance(p, Tie) for s, p in parts.items() if s != "scenario 2")
+    assert _verdicts(rows)["more-efficient"] == "holds"
+    # equal means on different schedules are not a tie
+    equal = _rows({**NEAR, 2: [0.0] * 6})
+    parts = dict(pgs.claims(equal)[0].estimate.parts)  # type: ignore[union-attr]
+    assert isinstance(parts["scenario 2"], MeanEstimate)
 
 
 def test_claims_are_judged_on_the_chosen_reading_and_carry_the_others() -> None:

@@ -28,6 +28,7 @@ from schedlib.results.verdicts import (
     Measured,
     NotTestable,
     Part,
+    Tie,
     t_quantile,
 )
 
@@ -168,6 +169,24 @@ def _gains(series: Series, scenario: int) -> MeanEstimate | None:
     return _per_replicate(series, _cells(scenario), lambda r: _gain(*r), "%")
 
 
+def _compared(series: Series, scenario: int, measure: Part) -> Part:
+    """PGS against FCFS in one scenario: a `Tie` when the two ran identical schedules in
+    every replicate (neither side can be better by construction), else `measure`.
+
+    Examples
+    --------
+    >>> row = {"schedule": "ab12", "deterministic": True}
+    >>> _compared({(1, "pgs"): {0: row}, (1, "fcfs"): {0: row}}, 1, None)
+    Tie(reason='identical schedules')
+    """
+    aligned, _ = _aligned(series, _cells(scenario))
+    if aligned and all(
+        "schedule" in pgs and pgs["schedule"] == fcfs.get("schedule") for pgs, fcfs in aligned
+    ):
+        return Tie()
+    return measure
+
+
 def _pair_spreads(spans: Sequence[float]) -> list[float]:
     """The absolute difference of independent pairs of runs, in % of the pair's mean.
 
@@ -221,7 +240,9 @@ def _measures(series: Series) -> dict[str, Measured]:
 
     cells = sorted(series)
     measures: dict[str, Measured] = {
-        "more-efficient": _every([(f"scenario {s}", _gains(series, s)) for s in RESTARTING]),
+        "more-efficient": _every([
+            (f"scenario {s}", _compared(series, s, _gains(series, s))) for s in RESTARTING
+        ]),
         **{f"size-{s}": _gains(series, s) for s in RESTARTING},
         "grows-with-length": _every([
             (f"scenario {a} to {b}",
@@ -229,7 +250,8 @@ def _measures(series: Series) -> dict[str, Measured]:
             for a, b in ((1, 2), (2, 3))
         ]),
         "failures-more-frequent": _every([
-            (f"scenario {s}", _per_replicate(series, _cells(s), failures, "failures per run"))
+            (f"scenario {s}", _compared(
+                series, s, _per_replicate(series, _cells(s), failures, "failures per run")))
             for s in RESTARTING
         ]),
         "lost-work-grows": _every([
