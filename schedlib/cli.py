@@ -932,7 +932,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "Each claim of the paper is printed with the data it was measured on and our estimate "
         "over independent replicates (seed, replicate): "
         + rule_text().removeprefix("rule: ")
-        + ". With --quick, each verdict is shown beside the documented full-size one."
+        + " With --quick, each verdict is shown beside the documented full-size one."
     )
     reproduce = commands.add_parser(
         "reproduce",

@@ -20,7 +20,9 @@ One concept per module:
 - [`scheduling_pass`][schedlib.availability.scheduling_pass]: the snapshot the mapping sees, its
   decision checked and applied;
 - [`grid`][schedlib.availability.grid]: the volatile-grid model on the shared engine and
-  [`simulate_volatile_grid`][schedlib.availability.grid.simulate_volatile_grid].
+  [`simulate_volatile_grid`][schedlib.availability.grid.simulate_volatile_grid];
+- [`idle`][schedlib.availability.idle]: where a run's time went, per resource (busy, idle
+  while up, down, and when it started its last job), from the run's log.
 """
 
 from schedlib.availability.grid import (
@@ -32,6 +34,7 @@ from schedlib.availability.grid import (
     simulate_volatile_grid,
     wasted_work,
 )
+from schedlib.availability.idle import ResourceTime, idle_by_resource, run_window
 from schedlib.availability.jobs import (
     BagJob,
     RuntimeUpdate,
@@ -96,6 +99,7 @@ __all__ = [
     "ResourceAvailability",
     "ResourceOrder",
     "ResourceState",
+    "ResourceTime",
     "ResourceView",
     "RestartDelay",
     "RuntimeUpdate",
@@ -104,6 +108,7 @@ __all__ = [
     "VolatileGridModel",
     "VolatileGridRun",
     "VolatileGridState",
+    "idle_by_resource",
     "map_fcfs",
     "map_pgs",
     "parse_availability",
@@ -111,6 +116,7 @@ __all__ = [
     "replace_at",
     "resolve_policy",
     "run_pass",
+    "run_window",
     "simulate_volatile_grid",
     "time_left",
     "unschedulable_reason",

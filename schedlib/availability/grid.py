@@ -190,9 +190,15 @@ class VolatileGridModel:
     # -- set-up -------------------------------------------------------------------------
 
     def initial_state(self) -> VolatileGridState:
-        """Every resource up at time 0 in cycle 0, up since `-phase`; no job yet."""
+        """Every resource up at time 0 in cycle 0, up since `-phase`; no job yet.
+
+        A resource whose plan is wrong may still be up at time 0 although its planned
+        first uptime is shorter than its phase: its planned down time is then in the
+        past, and is kept at 0 (the scheduler's remaining uptime is 0 either way, since
+        $ru = \\max(0, pd - t)$).
+        """
         resources = tuple(
-            ResourceState(True, 0, -r.phase, r.planned.next_down(-r.phase, 0), None, 0, ())
+            ResourceState(True, 0, -r.phase, max(r.planned.next_down(-r.phase, 0), 0), None, 0, ())
             for r in self.resources
         )
         return VolatileGridState(resources, (), (), MappingProxyType({}), frozenset(), ())

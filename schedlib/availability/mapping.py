@@ -233,13 +233,6 @@ class ResourceView:
         return self.available_until(now) - self.expected_end(now)
 
 
-def _room(until: Time, end: Time) -> Fraction | float:
-    """$tl = \\text{until} - \\text{end}$ exactly (infinite for a resource never down)."""
-    if math.isinf(until):
-        return until
-    return Fraction(until) - Fraction(end)
-
-
 def _views(value: Iterable[ResourceView]) -> tuple[ResourceView, ...]:
     return value if isinstance(value, tuple) else tuple(value)
 
@@ -414,9 +407,10 @@ def map_pgs(
     $et_J < tl(R)$ is tested as $\\text{end}(R) + et_J < \\max(pd, t)$ and assigning
     $J$ adds $et_J$ to $\\text{end}(R)$. Subtracting first ($et_J < pd - t - \\dots$)
     would decide otherwise where, in float times, the job's end rounds onto the
-    down time. Best fit compares the $tl$ of two resources exactly: their float
-    differences are correctly rounded, so they decide unless equal, and equal ones
-    are compared as fractions.
+    down time. Best fit compares the $tl$ of two resources exactly, as the paper's
+    $tl$ in exact arithmetic on the snapshot's times and estimates: the float ends
+    are rounded sums, so where the two float differences are within rounding of each
+    other (or equal) they are compared as fractions of the summed terms.
 
     Complexity: $O((J + R) \\cdot R)$ for $J$ waiting jobs and $R$ resources.
 
@@ -451,6 +445,8 @@ def map_pgs(
     views = snapshot.resources
     until = [view.available_until(now) for view in views]
     ends = [view.expected_end(now) for view in views]
+    # The terms each end is summed from, for exact comparisons of tl.
+    terms = [_end_terms(view, now) for view in views]
     free = [snapshot.queue_length - view.held for view in views]
     priority = snapshot.priority
     jobs = priority + snapshot.regular
@@ -460,6 +456,7 @@ def map_pgs(
     def assign(position: int, index: int) -> None:
         taken[position] = 1
         ends[index] += jobs[position].estimate
+        terms[index].append(jobs[position].estimate)
         free[index] -= 1
         assignments.append(Assignment(jobs[position].id, views[index].resource))
 
@@ -488,7 +485,9 @@ def map_pgs(
         best = -1
         if estimate <= most:
             for i in open_:
-                if ends[i] + estimate < until[i] and (best < 0 or _less_left(i, best, until, ends)):
+                if ends[i] + estimate < until[i] and (
+                    best < 0 or _less_left(i, best, until, ends, terms)
+                ):
                     best = i
         if best < 0:
             if position >= boundary:
@@ -501,17 +500,40 @@ def map_pgs(
     return MappingDecision(tuple(assignments), tuple(jobs[p].id for p in deferred))
 
 
-def _less_left(i: int, j: int, until: list[Time], ends: list[Time]) -> bool:
+def _end_terms(view: ResourceView, now: Time) -> list[Time]:
+    """The times and estimates `view.expected_end(now)` sums, in order."""
+    running = view.running
+    first = [now] if running is None else [view.started, running.estimate]
+    return first + [job.estimate for job in view.queued]
+
+
+_ROUNDING = 1e-9
+"""Relative gap above which two rounded tl decide by themselves: far above the rounding
+of an end summed from a few hundred terms (each addition errs by at most 2**-53 of the
+running sum)."""
+
+
+def _less_left(
+    i: int, j: int, until: list[Time], ends: list[Time], terms: list[list[Time]]
+) -> bool:
     """Whether resource `i` has strictly less time left than `j`, exactly.
 
-    A float difference is the exact one correctly rounded, and rounding is
-    monotone: unequal rounded differences are ordered as the exact ones, equal
-    ones are compared as fractions.
+    The float $tl$ `until - end` carries the rounding of the sum `end`; where the two
+    differ by more than that can explain, they decide, and otherwise the exact $tl$,
+    `until` minus the exact sum of the terms, are compared as fractions.
     """
     left_i, left_j = until[i] - ends[i], until[j] - ends[j]
-    if left_i != left_j:
+    scale = abs(until[i]) + abs(until[j]) + abs(ends[i]) + abs(ends[j])
+    if abs(left_i - left_j) > _ROUNDING * (1 + scale):
         return left_i < left_j
-    return _room(until[i], ends[i]) < _room(until[j], ends[j])
+    return _exact_room(until[i], terms[i]) < _exact_room(until[j], terms[j])
+
+
+def _exact_room(until: Time, terms: list[Time]) -> Fraction | float:
+    """$tl$ = `until` minus the exact sum of `terms` (infinite for a resource never down)."""
+    if math.isinf(until):
+        return until
+    return Fraction(until) - sum((Fraction(t) for t in terms), Fraction(0))
 
 
 def map_fcfs(snapshot: SchedulerSnapshot) -> MappingDecision:

@@ -473,6 +473,26 @@ def test_best_fit_sees_a_difference_that_rounds_away() -> None:
     assert map_pgs(snap) == reference_pgs(snap)
 
 
+def test_best_fit_compares_the_exact_sums_not_the_rounded_ends() -> None:
+    """Found by hypothesis: job 2 brings resource 1's end to 0.375 + 0.05 + 0.15..., which
+    rounds so that its rounded tl looks larger than resource 0's; summed exactly, resource
+    1 has less time left, so best fit gives job 3 to resource 1."""
+    views = (
+        ResourceView(0, 0.675, None, 0, (PendingJob(1, 0.17500000000000002),)),
+        ResourceView(1, 0.7, PendingJob(4, 0.05), 0.375),
+        ResourceView(2, 0.375),
+    )
+    regular = (PendingJob(2, 0.15000000000000002), PendingJob(3, 0.0))
+    snap = SchedulerSnapshot(0.375, views, regular=regular, queue_length=3)
+    exact = Fraction(0.675) - Fraction(0.17500000000000002) - Fraction(0.375)
+    exact_1 = Fraction(0.7) - Fraction(0.375) - Fraction(0.05) - Fraction(0.15000000000000002)
+    rounded = 0.675 - (0.375 + 0.17500000000000002)
+    rounded_1 = 0.7 - (0.375 + 0.05 + 0.15000000000000002)
+    assert exact_1 < exact and not rounded_1 < rounded
+    assert map_pgs(snap).assignments == (Assignment(2, 1), Assignment(3, 1))
+    assert map_pgs(snap) == reference_pgs(snap)
+
+
 def test_an_end_on_the_down_time_does_not_fit_even_when_the_difference_says_so() -> None:
     """d - e rounds to 2551.435200000007 > et_J, but e + et_J = d exactly in floats: the job
     would end on the down time, not strictly before it (one subtraction is enough to err)."""

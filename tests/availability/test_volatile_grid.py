@@ -258,6 +258,19 @@ def test_pgs_with_wrong_availability_loses_nothing(grid: VolatileGrid, seed: int
     check_sound(run(grid, seed=seed))
 
 
+def test_a_resource_up_at_time_0_past_its_planned_down_time_gets_nothing() -> None:
+    """The plan says 28 s up, the resource is up for 29 s and has been up 28.25 s at time 0:
+    its planned down time is in the past, so PGS gives it no job until it comes back."""
+    resource = ResourceAvailability(
+        AvailabilityPattern(((28, 0), (1, 0))), AvailabilityPattern(((29, 0), (1, 0))),
+        phase=28.25,
+    )  # fmt: skip
+    result = run(((BagJob(0, 0, 0.5),), (resource,), 1))
+    check_sound(result)
+    start = next(e for e in result.record.events if e.kind is EventKind.START)
+    assert start.time == 0.75  # when it comes back, 29 - 28.25 s after time 0
+
+
 def test_estimate_errors_do_cause_failures_that_are_retried() -> None:
     """Not vacuous: with underestimates PGS does fail jobs, and retries them."""
 

@@ -11,17 +11,24 @@ every claim of §4-§6 is judged over independent replicates
 The paper leaves open how its rig differed from the bare model; each reading
 it implies is an option ([`Reading`][schedlib.experiments.pgs.Reading]): a
 per-job overhead (`--overhead`, told to PGS's $tl$ or not: `--overhead-known`),
-random starting phases of the resources (`--phases random`), and the copies of
-each job size submitted as sweeps (`--order sweeps`). By default the run also
-measures each named reading of [`READINGS`][schedlib.experiments.pgs.READINGS]
-(`--readings none` skips them).
+random starting phases of the resources (`--phases random`), the copies of
+each job size submitted as sweeps (`--order sweeps`), the queue length
+(`--queue-length`), PGS's step 1 for busy resources too (`--first-job
+empty-queue`) and the order in which PGS takes the jobs, apart from the
+submission order FCFS sees (`--pgs-order`). By default the run also measures
+each named reading of [`READINGS`][schedlib.experiments.pgs.READINGS]
+(`--readings none` skips them), and each run's time per resource: busy, idle,
+down, and when it started its last job.
 
 ```text
 schedlib reproduce pgs [--runs N] [--seed S] [--queue-length Q]
                        [--order {increasing,sweeps,shuffled,decreasing}]
+                       [--pgs-order {increasing,sweeps,shuffled,decreasing}]
                        [--overhead SECONDS] [--overhead-known] [--phases {zero,random}]
-                       [--readings {all,none}] [--resource-order {rejoined,index}]
-                       [--workers W] [--format table|json|csv] [--plot out.png] [--claims]
+                       [--first-job {idle,empty-queue}] [--readings {all,none}]
+                       [--resource-order {rejoined,index}]
+                       [--workers N | --dask-local N | --scheduler ADDRESS] [--resume FILE]
+                       [--format table|json|csv] [--plot out.png] [--claims] [--quick]
 ```
 
 Replicate $r$ of a run with `--seed s` draws its restart delays, its starting
@@ -54,17 +61,27 @@ Examples
 from schedlib.experiments.pgs.cli import add_arguments, data, main, rows
 from schedlib.experiments.pgs.findings import (
     BOUND_TOLERANCE_MINUTES,
+    NO_OVERHEAD,
     OVERHEAD_MARGIN_PERCENT,
     QUICK_DIFFERS,
     SD_BOUND_PERCENT,
+    SPREAD_BOUND_PERCENT,
     Series,
     claims,
     paper_margin,
 )
-from schedlib.experiments.pgs.page import figures, page_sections, plot, plot_readings
-from schedlib.experiments.pgs.runs import Item, reproduce, run_once
+from schedlib.experiments.pgs.page import (
+    documented_rows,
+    figures,
+    page_sections,
+    plot,
+    plot_idle,
+    plot_readings,
+)
+from schedlib.experiments.pgs.runs import PER_RESOURCE, Task, deterministic, reproduce, run_once
 from schedlib.experiments.pgs.setup import (
     DOWNTIME,
+    FIRST_JOBS,
     IMPLIED_OVERHEAD,
     LOWER_BOUND_MINUTES,
     NAME,
@@ -93,9 +110,11 @@ from schedlib.experiments.pgs.setup import (
 __all__ = [
     "BOUND_TOLERANCE_MINUTES",
     "DOWNTIME",
+    "FIRST_JOBS",
     "IMPLIED_OVERHEAD",
     "LOWER_BOUND_MINUTES",
     "NAME",
+    "NO_OVERHEAD",
     "ORDERS",
     "OVERHEAD_MARGIN_PERCENT",
     "PAPER",
@@ -103,6 +122,7 @@ __all__ = [
     "PAPER_READING",
     "PAPER_RUNS",
     "PAPER_TABLE_2",
+    "PER_RESOURCE",
     "PHASES",
     "QUICK_DIFFERS",
     "READINGS",
@@ -110,15 +130,18 @@ __all__ = [
     "SCENARIOS",
     "SCHEDULERS",
     "SD_BOUND_PERCENT",
+    "SPREAD_BOUND_PERCENT",
     "STARTUP",
     "SUMMARY",
     "TABLE_1_UPTIMES",
-    "Item",
     "Reading",
     "Series",
+    "Task",
     "add_arguments",
     "claims",
     "data",
+    "deterministic",
+    "documented_rows",
     "draw_phases",
     "figures",
     "job_set",
@@ -127,6 +150,7 @@ __all__ = [
     "paper_margin",
     "paper_resources",
     "plot",
+    "plot_idle",
     "plot_readings",
     "reading_name",
     "replicate_inputs",

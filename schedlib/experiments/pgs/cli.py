@@ -7,11 +7,18 @@ from typing import Any
 
 from schedlib.availability.grid import DEFAULT_QUEUE_LENGTH
 from schedlib.experiments.command import Rows, passed_on, run_command
-from schedlib.experiments.options import add_claims_argument, add_quick_argument
+from schedlib.experiments.options import (
+    add_claims_argument,
+    add_grid_arguments,
+    add_quick_argument,
+    count,
+    number,
+)
 from schedlib.experiments.pgs.findings import claims
 from schedlib.experiments.pgs.page import plot
 from schedlib.experiments.pgs.runs import reproduce
 from schedlib.experiments.pgs.setup import (
+    FIRST_JOBS,
     IMPLIED_OVERHEAD,
     NAME,
     ORDERS,
@@ -21,20 +28,20 @@ from schedlib.experiments.pgs.setup import (
     reading_name,
 )
 from schedlib.experiments.running import Execution
-from schedlib.validation import require
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `schedlib reproduce pgs` (the CLI adds `--format`)."""
     parser.add_argument(
-        "--runs", type=int, default=20, help="independent replicates per scenario (default: 20)"
-    )
+        "--runs", type=count(), default=20,
+        help="independent replicates per scenario (default: 20)",
+    )  # fmt: skip
     parser.add_argument(
         "--seed", type=int, default=0, help="seed; replicates are (seed, 0..runs-1) (default: 0)"
     )
     parser.add_argument(
         "--queue-length",
-        type=int,
+        type=count(),
         default=DEFAULT_QUEUE_LENGTH,
         metavar="Q",
         help=f"jobs a resource holds, running one included (default: {DEFAULT_QUEUE_LENGTH})",
@@ -48,8 +55,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "replicate, or decreasing",
     )
     parser.add_argument(
+        "--pgs-order",
+        choices=ORDERS,
+        default=None,
+        help="the order in which PGS takes the jobs, if not the submission order FCFS sees "
+        "(default: the submission order, --order)",
+    )
+    parser.add_argument(
         "--overhead",
-        type=float,
+        type=number(at_least=0),
         default=0.0,
         metavar="SECONDS",
         help="per-job overhead added to each job's runtime (default: 0; the paper's scenario 0 "
@@ -68,11 +82,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "way through its first uptime, at random per replicate",
     )
     parser.add_argument(
+        "--first-job",
+        choices=FIRST_JOBS,
+        default="idle",
+        help="which resources PGS's step 1 gives a first job: idle ones with an empty queue "
+        "(default) or every resource with an empty queue, busy or not",
+    )
+    parser.add_argument(
         "--readings",
         choices=("all", "none"),
         default="all",
-        help="also run every named reading (paper, sweeps, phases, overhead, overhead-known, "
-        "implied, shuffled, decreasing) for the readings table (default: all)",
+        help=f"also run every named reading ({', '.join(READINGS)}) for the readings table "
+        "(default: all)",
     )
     parser.add_argument(
         "--resource-order",
@@ -81,15 +102,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="order of the available resources: by the time they last came up "
         "(default) or by index",
     )
-    parser.add_argument("--workers", type=int, default=None, help="processes (default: every CPU)")
-    parser.add_argument("--plot", metavar="FILE", help="also draw the bar chart to FILE (.png)")
+    add_grid_arguments(parser)
+    parser.add_argument(
+        "--plot", metavar="FILE", help="also draw Table 2, ours beside the paper's, to FILE (.png)"
+    )
     add_claims_argument(parser)
-    add_quick_argument(parser, {"runs": 10, "readings": "none"}, full_time="40 s", quick_time="4 s")
+    add_quick_argument(
+        parser, {"runs": 10, "readings": "none"}, full_time="1 min", quick_time="5 s"
+    )
 
 
 def _reading(args: argparse.Namespace) -> Reading:
-    require(args.overhead, "--overhead", at_least=0)
-    return Reading(args.order, args.overhead, args.overhead_known, args.phases)
+    return Reading(
+        args.order,
+        args.overhead,
+        args.overhead_known,
+        args.phases,
+        args.pgs_order if args.pgs_order != args.order else None,
+        args.queue_length,
+        args.first_job,
+    )
 
 
 def data(args: argparse.Namespace) -> str:
@@ -108,11 +140,11 @@ def data(args: argparse.Namespace) -> str:
 def rows(args: argparse.Namespace, execution: Execution | None = None) -> list[dict[str, Any]]:
     """The reproduction's rows for parsed options (no printing, no plot), run where
     `execution` says (default: local processes, `--workers`)."""
-    reading = _reading(args)
     return reproduce(
-        reading=reading,
+        reading=_reading(args),
         compare=list(READINGS) if args.readings == "all" else (),
-        **passed_on(args, "runs", "seed", "queue_length", "resource_order", "workers"),
+        execution=execution if execution is not None else Execution(workers=args.workers),
+        **passed_on(args, "runs", "seed", "resource_order"),
     )
 
 

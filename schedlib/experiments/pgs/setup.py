@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 import attrs
 
+from schedlib.availability.grid import DEFAULT_QUEUE_LENGTH
 from schedlib.availability.jobs import BagJob, with_overhead
 from schedlib.availability.patterns import (
     DELAY_RESOLUTION,
@@ -23,7 +24,7 @@ from schedlib.availability.patterns import (
 )
 from schedlib.errors import InvalidValueError
 from schedlib.replicates import stream, stream_seed
-from schedlib.validation import finite_at_least, one_of
+from schedlib.validation import at_least, finite_at_least, one_of
 
 NAME = "pgs"
 PAPER = "Verboven et al. (2008)"
@@ -90,9 +91,16 @@ paper's time within 0.1 min).
 """
 
 
+FIRST_JOBS = ("idle", "empty-queue")
+"""Which resources PGS's step 1 gives a first job: the idle ones with an empty queue (the
+library's reading), or every resource with an empty queue, running or not (the literal
+"Select resource R with an empty queue", §2.3)."""
+
+
 @attrs.frozen
 class Reading:
-    """One reading of the paper's set-up: how the jobs reach the scheduler and what a job costs.
+    """One reading of the paper's set-up: how the jobs reach the schedulers, what a job costs,
+    how long the queues are.
 
     Attributes
     ----------
@@ -111,6 +119,17 @@ class Reading:
         `"zero"`: every resource comes up at time 0; `"random"`: each has
         already been up for a uniform random part of its first uptime
         ([`draw_phases`][schedlib.experiments.pgs.draw_phases]).
+    pgs_order
+        The order in which PGS takes the jobs, when it differs from the submission
+        order FCFS sees (`None`: the same, `order`). The paper says PGS iterates
+        "over the jobs" (§2.3) but not in which order its *JobHandler* holds them
+        (§3.2); one of [`ORDERS`][schedlib.experiments.pgs.ORDERS].
+    queue_length
+        Jobs a resource holds at once, its running job included (CoBRA's "maximum
+        configured queue length", §3.1, is not given; `>= 1`).
+    first_job
+        Which resources PGS's step 1 serves: one of
+        [`FIRST_JOBS`][schedlib.experiments.pgs.FIRST_JOBS].
 
     Examples
     --------
@@ -118,6 +137,8 @@ class Reading:
     ''
     >>> Reading("sweeps", 1.375, True, "random").options()
     '--order sweeps --overhead 1.375 --overhead-known --phases random'
+    >>> Reading(pgs_order="shuffled", queue_length=3).options()
+    '--pgs-order shuffled --queue-length 3'
     >>> Reading(order="sorted")
     Traceback (most recent call last):
     ...
@@ -125,9 +146,21 @@ class Reading:
     """
 
     order: str = attrs.field(default="increasing", validator=one_of(*ORDERS))
-    overhead: float = attrs.field(default=0, validator=finite_at_least(0))
+    overhead: float = attrs.field(default=0.0, converter=float, validator=finite_at_least(0))
     overhead_known: bool = False
     phases: str = attrs.field(default="zero", validator=one_of(*PHASES))
+    pgs_order: str | None = attrs.field(
+        default=None, validator=attrs.validators.optional(one_of(*ORDERS))
+    )
+    queue_length: int = attrs.field(default=DEFAULT_QUEUE_LENGTH, validator=at_least(1))
+    first_job: str = attrs.field(default="idle", validator=one_of(*FIRST_JOBS))
+
+    @pgs_order.validator
+    def _another_order(self, attribute: attrs.Attribute[str | None], value: str | None) -> None:
+        if value is not None and value == self.order:
+            raise InvalidValueError(
+                "Reading.pgs_order", value, "is the submission order: give None for the same"
+            )
 
     def options(self) -> str:
         """The command-line options that select this reading (empty for the paper's)."""
@@ -140,16 +173,47 @@ class Reading:
                 parts.append("--overhead-known")
         if self.phases != "zero":
             parts.append(f"--phases {self.phases}")
+        if self.pgs_order is not None:
+            parts.append(f"--pgs-order {self.pgs_order}")
+        if self.queue_length != DEFAULT_QUEUE_LENGTH:
+            parts.append(f"--queue-length {self.queue_length}")
+        if self.first_job != "idle":
+            parts.append(f"--first-job {self.first_job}")
         return " ".join(parts)
 
-    @property
-    def random_order(self) -> bool:
-        """Whether the submission order is drawn per replicate."""
-        return self.order == "shuffled"
+    def order_for(self, scheduler: str) -> str:
+        """The order in which `scheduler` (`"pgs"` or `"fcfs"`) gets the jobs.
+
+        Examples
+        --------
+        >>> r = Reading(pgs_order="shuffled")
+        >>> r.order_for("pgs"), r.order_for("fcfs")
+        ('shuffled', 'increasing')
+        """
+        return self.pgs_order if scheduler == "pgs" and self.pgs_order is not None else self.order
+
+    def policy(self, scheduler: str) -> str:
+        """The [mapping policy][schedlib.availability.policies] `scheduler` runs under.
+
+        Examples
+        --------
+        >>> Reading(first_job="empty-queue").policy("pgs"), Reading().policy("fcfs")
+        ('pgs-empty-queue', 'fcfs')
+        """
+        if scheduler == "pgs" and self.first_job == "empty-queue":
+            return "pgs-empty-queue"
+        return scheduler
+
+    def random_order(self, scheduler: str | None = None) -> bool:
+        """Whether the order `scheduler` sees (default: either's) is drawn per replicate."""
+        if scheduler is None:
+            return "shuffled" in (self.order, self.order_for("pgs"))
+        return self.order_for(scheduler) == "shuffled"
 
 
 PAPER_READING = Reading()
-"""The paper as written: increasing sizes, no overhead, every resource up from time 0."""
+"""The paper as written: increasing sizes for both schedulers, no overhead, every resource up
+from time 0, queues of 2, step 1 for idle resources."""
 
 READINGS: dict[str, Reading] = {
     "paper": PAPER_READING,
@@ -158,14 +222,22 @@ READINGS: dict[str, Reading] = {
     "overhead": Reading(overhead=IMPLIED_OVERHEAD),
     "overhead-known": Reading(overhead=IMPLIED_OVERHEAD, overhead_known=True),
     "implied": Reading("sweeps", IMPLIED_OVERHEAD, True, "random"),
+    "queue-1": Reading(queue_length=1),
+    "queue-3": Reading(queue_length=3),
+    "step-1-busy": Reading(first_job="empty-queue"),
+    "pgs-shuffled": Reading(pgs_order="shuffled"),
     "shuffled": Reading(order="shuffled"),
     "decreasing": Reading(order="decreasing"),
 }
-"""The named readings whose gains the page tabulates (`--readings all`).
+"""The named readings whose gains and verdicts the page tabulates (`--readings all`).
 
 `implied` combines the three readings the paper implies (sweeps, random phases,
-an overhead known to $tl$); `shuffled` and `decreasing` are orders the paper
-does not suggest, shown for the sensitivity of PGS to the order.
+an overhead known to $tl$); `queue-1` and `queue-3` are other lengths of CoBRA's
+queue; `step-1-busy` gives a first job to every resource with an empty queue, busy or
+not; `pgs-shuffled` lets PGS take the jobs in a random order while FCFS sees them in
+increasing order (the paper's FCFS fits increasing order, and the spread of its PGS a
+mixed one); `shuffled` and `decreasing` are submission orders the paper does not
+suggest, shown for the sensitivity of both schedulers to the order.
 """
 
 
@@ -291,15 +363,17 @@ def paper_resources(
 
 
 def replicate_inputs(
-    reading: Reading, scenario: int, seed: int, replicate: int
+    reading: Reading, scenario: int, seed: int, replicate: int, scheduler: str = "fcfs"
 ) -> tuple[tuple[BagJob, ...], tuple[ResourceAvailability, ...], int]:
-    """The jobs, the resources and the restart seed of one replicate of one scenario.
+    """The jobs (in the order `scheduler` takes them), the resources and the restart seed of
+    one replicate of one scenario.
 
     Every random draw comes from
     [`stream`][schedlib.replicates.stream]`(seed, replicate, purpose)`: the
     shuffled order (`"order"`), the starting phases (`"phases"`) and the seed
     of the restart delays (`"restarts"`). Both schedulers and every reading
-    get the same draws in the same replicate.
+    get the same draws in the same replicate (a shuffled order is the same
+    permutation for both when both are shuffled).
 
     Examples
     --------
@@ -307,10 +381,14 @@ def replicate_inputs(
     >>> b = replicate_inputs(Reading(phases="random"), 1, 1, 0)
     >>> a[1] != b[1] and a[2] != b[2]
     True
+    >>> mixed = Reading(pgs_order="decreasing")
+    >>> [replicate_inputs(mixed, 3, 0, 0, k)[0][0].runtime for k in ("pgs", "fcfs")]
+    [240, 1]
     """
     number, restarting = SCENARIOS[scenario]
-    order_rng = stream(seed, replicate, "order") if reading.random_order else None
-    jobs = job_set(number, reading.order, order_rng)
+    order = reading.order_for(scheduler)
+    order_rng = stream(seed, replicate, "order") if order == "shuffled" else None
+    jobs = job_set(number, order, order_rng)
     if reading.overhead:
         jobs = with_overhead(jobs, reading.overhead, known=reading.overhead_known)
     phases = draw_phases(stream(seed, replicate, "phases")) if reading.phases == "random" else None
