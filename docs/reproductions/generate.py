@@ -1,7 +1,8 @@
 """Generate the reproduction pages: every number, table and figure on them comes from here.
 
 ```text
-python docs/reproductions/generate.py [NAME ...] [--full] [--workers W]
+python docs/reproductions/generate.py [NAME ...] [--full] [--workers W | --dask-local N]
+                                      [--resume FILE]
 ```
 
 For each reproduction `NAME` (default: all of them, found through the registry
@@ -19,6 +20,10 @@ Every run also regenerates the reference page `docs/reproductions/index.md` (the
 rule beside every claims table, the margins of the papers' words) and the table of
 the reproductions' running times on `docs/performance.md` (the times each `--help`
 states).
+
+`--dask-local N` and `--resume FILE` are passed on to a reproduction whose grid runs
+through [`run_grid`][schedlib.experiments.running.run_grid] (a full run interrupted and
+started again with the same FILE skips the runs already done).
 
 Without `--full` only the page is regenerated from the stored results (a few
 seconds to a minute). `tests/experiments/test_pages.py` checks that each page
@@ -73,12 +78,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("names", nargs="*", choices=[*REPRODUCTIONS, []], metavar="NAME")
     parser.add_argument("--full", action="store_true", help="run the full sizes and store them")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: all)")
+    parser.add_argument("--dask-local", type=int, default=None, help="a local dask cluster")
+    parser.add_argument("--resume", default=None, help="resume file of the full run")
     args = parser.parse_args(argv)
     for name in args.names or list(REPRODUCTIONS):
         module = reproduction(name)
         if args.full:
             print(f"{name}: full run ...", file=sys.stderr, flush=True)
-            outcome = run_reproduction(name, workers=args.workers)
+            where = {"dask_local": args.dask_local, "resume": args.resume}
+            outcome = run_reproduction(name, workers=args.workers, where=where)
             keep = getattr(module, "documented_rows", None)  # the rows its page needs
             doc = results_document(
                 name=name,

@@ -177,9 +177,9 @@ def words_table() -> str:
     return "\n".join(lines)
 
 
-def _readings(value: Mapping[str, Measured] | Iterable[tuple[str, Measured]]) -> tuple[
-    tuple[str, Measured], ...
-]:
+def _readings(
+    value: Mapping[str, Measured] | Iterable[tuple[str, Measured]],
+) -> tuple[tuple[str, Measured], ...]:
     items = value.items() if isinstance(value, Mapping) else value
     return tuple((str(name), measured) for name, measured in items)
 

@@ -91,9 +91,7 @@ def beside_full_size(
     return out
 
 
-def compared_with_full_size(
-    rows: Sequence[Mapping[str, str]], name: str
-) -> list[dict[str, str]]:
+def compared_with_full_size(rows: Sequence[Mapping[str, str]], name: str) -> list[dict[str, str]]:
     """The claim rows of a quick run of reproduction `name` beside its documented full-size
     verdicts, with the reasons its `QUICK_DIFFERS` gives (see
     [`beside_full_size`][schedlib.experiments.documented.beside_full_size])."""

@@ -26,7 +26,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from types import ModuleType
 from typing import Any
 
@@ -37,6 +37,7 @@ from schedlib.experiments.catalog import parse_options
 from schedlib.experiments.claims import VERDICTS
 from schedlib.experiments.documented import compared_with_full_size, differs
 from schedlib.experiments.options import apply_quick, claims_text, judged, workers
+from schedlib.experiments.running import execution_of
 from schedlib.results.tables import render
 from schedlib.results.verdicts import rule_text
 
@@ -101,16 +102,24 @@ def run_reproduction(
     seed: int = 0,
     workers: int | None = None,
     traces: str | None = None,
+    where: Mapping[str, Any] | None = None,
 ) -> Outcome:
-    """Run one reproduction with its default (or `--quick`) options and judge its claims."""
+    """Run one reproduction with its default (or `--quick`) options and judge its claims.
+
+    `where` holds options that say where its grid runs (`dask_local`, `scheduler`,
+    `resume`), passed on to a reproduction that has them."""
     module = reproduction(name)
     options: dict[str, Any] = {"quick": quick, "seed": seed, "workers": workers}
     if traces is not None and _accepts(name, "traces"):
         options["traces"] = traces
+    for option, value in (where or {}).items():
+        if value is not None and _accepts(name, option):
+            options[option] = value
     args = parse_options(name, options)
     note = apply_quick(args)
     began = time.perf_counter()
-    rows: list[dict[str, Any]] = module.rows(args)
+    with execution_of(args, name) as execution:
+        rows: list[dict[str, Any]] = module.rows(args, execution)
     seconds = time.perf_counter() - began
     claims = judged(module.claims(rows))
     if quick:

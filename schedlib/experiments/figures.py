@@ -172,7 +172,11 @@ def figure(rows: int = 1, columns: int = 1, *, height: float | None = None,
     }
     with plt.rc_context(style):
         fig, axes = plt.subplots(
-            rows, columns, figsize=(WIDTH, height or 2.6 * rows), sharex=sharex, sharey=sharey,
+            rows,
+            columns,
+            figsize=(WIDTH, height or 2.6 * rows),
+            sharex=sharex,
+            sharey=sharey,
             squeeze=False,
         )
     fig.set_layout_engine("constrained")

@@ -404,7 +404,7 @@ def claims_text(rows: Sequence[Mapping[str, str]]) -> str:
             last += f"; full size: {row['full size']}"
         lines.append(last)
         lines += [
-            f"   under the {field[len('verdict ('):-1]} reading: {value}"
+            f"   under the {field[len('verdict (') : -1]} reading: {value}"
             for field, value in row.items()
             if field.startswith("verdict (")
         ]

@@ -280,7 +280,11 @@ def readings_markdown(rows: Sequence[Mapping[str, str]], *, per_table: int = 4) 
     for start in range(0, len(readings), per_table):
         chunk = readings[start : start + per_table]
         table = [
-            {"#": str(i), "default": r["verdict"], **{c[len("verdict ("):-1]: r[c] for c in chunk}}
+            {
+                "#": str(i),
+                "default": r["verdict"],
+                **{c[len("verdict (") : -1]: r[c] for c in chunk},
+            }
             for i, r in enumerate(rows, start=1)
         ]
         tables.append(markdown_table(table))
@@ -317,7 +321,7 @@ def details_markdown(rows: Sequence[Mapping[str, str]]) -> str:
         p = f" (adjusted p = {r['p']})" if r.get("p", "-") != "-" else ""
         lines.append(f"    - **verdict**: {r['verdict']}{p}")
         lines += [
-            f"    - **under the {c[len('verdict ('):-1]} reading**: {r[c]}"
+            f"    - **under the {c[len('verdict (') : -1]} reading**: {r[c]}"
             for c in _reading_columns(rows)
         ]
         blocks.append("\n".join(lines))

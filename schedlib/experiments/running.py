@@ -134,16 +134,29 @@ def deciding_options(args: argparse.Namespace) -> dict[str, Any]:
 
     Examples
     --------
+    A set is written with its members sorted, so that a resume file written by one process
+    matches in another (a set's own order changes with the process's string hashing).
+
     >>> deciding_options(argparse.Namespace(jobs=5000, workers=2, resume="runs.jsonl"))
     {'jobs': 5000}
+    >>> deciding_options(argparse.Namespace(typed=frozenset({"nodes", "iat", "jobs"})))
+    {'typed': "frozenset({'iat', 'jobs', 'nodes'})"}
     """
-    return {k: v for k, v in sorted(vars(args).items()) if k not in RUNTIME_OPTIONS}
+    return {k: _stable(v) for k, v in sorted(vars(args).items()) if k not in RUNTIME_OPTIONS}
+
+
+def _stable(value: Any) -> Any:
+    """A set as a string with its members sorted (an empty one as `repr` writes it)."""
+    if not isinstance(value, set | frozenset) or not value:
+        return value
+    members = ", ".join(sorted(repr(x) for x in value))
+    return f"{type(value).__name__}({{{members}}})"
 
 
 @contextlib.contextmanager
-def execution_of(args: argparse.Namespace, name: str, *, progress: bool = True) -> Iterator[
-    Execution
-]:
+def execution_of(
+    args: argparse.Namespace, name: str, *, progress: bool = True
+) -> Iterator[Execution]:
     """The [`Execution`][schedlib.experiments.running.Execution] of parsed options
     (`--workers`, `--scheduler`, `--dask-local`, `--resume`), for the time of a `with`
     block (a dask cluster lives that long)."""
@@ -158,7 +171,6 @@ def execution_of(args: argparse.Namespace, name: str, *, progress: bool = True) 
             name=name,
             progress=progress,
         )
-
 
 
 def map_with_progress(

@@ -49,6 +49,7 @@ from schedlib.preemption.grid import (
     simulate_grid,
 )
 from schedlib.preemption.migration import (
+    PUSH_RECEIVERS,
     BalanceMove,
     NeighbourView,
     balance_measure,
@@ -59,6 +60,7 @@ from schedlib.preemption.migration import (
     fullness_measure,
     placement_objective,
     pull_partners,
+    push_acceptance,
     push_objective,
     queue_load,
     queue_load_vector,
@@ -102,6 +104,7 @@ from schedlib.preemption.state import (
     waiting,
 )
 from schedlib.preemption.topology import (
+    MATCHMAKER_VIEWS,
     LoadKey,
     Matchmaker,
     Topology,
@@ -119,8 +122,10 @@ __all__ = [
     "DEFAULT_BETA",
     "DEFAULT_KINDS",
     "LOCAL_POLICIES",
+    "MATCHMAKER_VIEWS",
     "PULL_DETAIL",
     "PUSH_DETAIL",
+    "PUSH_RECEIVERS",
     "VICTIM_READINGS",
     "BalanceMove",
     "Contender",
@@ -164,6 +169,7 @@ __all__ = [
     "priority",
     "progress_made",
     "pull_partners",
+    "push_acceptance",
     "push_objective",
     "queue_load",
     "queue_load_vector",

@@ -78,7 +78,7 @@ from schedlib.preemption.decision import (
     NodeSnapshot,
     progress_made,
 )
-from schedlib.preemption.migration import choose_pull_job, choose_push_target
+from schedlib.preemption.migration import PUSH_RECEIVERS, choose_pull_job, choose_push_target
 from schedlib.preemption.priority import DEFAULT_ALPHA, DEFAULT_BETA
 from schedlib.preemption.resources import GridJob, GridNode, Vector, total
 from schedlib.preemption.scheduling_pass import DONE, TICK, SchedulingPass
@@ -125,6 +125,16 @@ class GridModel:
         Seconds charged at each resume after a preemption (`>= 0`).
     push, pull
         Enable PUSH and PULL (with a topology).
+    push_receiver
+        What a neighbour accepts a PUSH for
+        ([`PUSH_RECEIVERS`][schedlib.preemption.migration.PUSH_RECEIVERS]): `"fit"`, the
+        job fits its free vector now (§5.3, the default), or `"preempt"`, also when the
+        neighbour's local decision would start it there by preempting lower-priority jobs
+        (the pushed job then joins the receiver's queue and the receiver decides at once).
+    matchmaker
+        The placement of arriving jobs (default: the global
+        [`Matchmaker`][schedlib.preemption.topology.Matchmaker] of `nodes`; a
+        `Matchmaker(nodes, choices=d, seed=s)` for the limited view).
     balance
         Enable queue balancing (with a topology).
     exhaustive
@@ -155,6 +165,8 @@ class GridModel:
         overhead: Time = 0.0,
         push: bool = True,
         pull: bool = True,
+        push_receiver: str = "fit",
+        matchmaker: Matchmaker | None = None,
         balance: bool = False,
         exhaustive: bool = False,
         observer: Observer | None = None,
@@ -215,7 +227,12 @@ class GridModel:
         self.observer = observer
         self.push_target = push_target
         self.pull_job = pull_job
-        self.matchmaker = Matchmaker(self.nodes)
+        if push_receiver not in PUSH_RECEIVERS:
+            raise InvalidValueError(
+                "push_receiver", push_receiver, f"must be one of {', '.join(PUSH_RECEIVERS)}"
+            )
+        self.push_receiver = push_receiver
+        self.matchmaker = matchmaker if matchmaker is not None else Matchmaker(self.nodes)
 
     # -- the engine protocol -------------------------------------------------------------
 
@@ -283,7 +300,7 @@ class GridModel:
 
     def _arrive(self, state: GridState, now: Time, job: GridJob) -> Step[GridState]:
         submit = JobEvent(now, job.id, EventKind.SUBMIT)
-        target = self.matchmaker.place(job.requirement, state.keys)
+        target = self.matchmaker.place(job.requirement, state.keys, job.id)
         if target is None:
             largest = tuple(max(n.capacity[k] for n in self.nodes) for k in range(self.kinds))
             reason = (
@@ -419,8 +436,8 @@ def simulate_grid(
     **options
         The keyword options of [`GridModel`][schedlib.preemption.grid.GridModel]:
         `policy`, `topology`, `alpha`, `beta`, `delta`, `overhead`, `push`,
-        `pull`, `balance`, `exhaustive`, `observer`, `push_target`,
-        `pull_job`.
+        `pull`, `push_receiver`, `matchmaker`, `balance`, `exhaustive`, `observer`,
+        `push_target`, `pull_job`.
 
     Returns
     -------
@@ -504,6 +521,8 @@ def run_model(
             "policy": model.policy_name,
             "topology": model.topology.name,
             "push": model.push,
+            "push_receiver": model.push_receiver,
+            "matchmaker": model.matchmaker.view,
             "pull": model.pull,
             "balance": model.balance,
             "nodes": len(model.nodes),

@@ -7,6 +7,14 @@ After its local decision, a node looks at its neighbours (Balasubramanian et al.
   where the job fits the free vector *now*; among them it picks the one with
   the least objective $f = BM \\cdot FM / s$ and the job moves there and
   starts at once ([`choose_push_target`][schedlib.preemption.migration.choose_push_target]).
+  That is the paper's reading (`receiver="fit"`: "if the job can be backfilled at the
+  neighbor node, the PUSH message is accepted", §5.3; "only jobs that can start running
+  immediately will be moved", §8). The other reading, `receiver="preempt"`
+  ([`PUSH_RECEIVERS`][schedlib.preemption.migration.PUSH_RECEIVERS]), also accepts a
+  neighbour whose own local decision, with the job added to its queue, would start it now
+  by preempting lower-priority running jobs there: the victims rejoin the receiver's
+  queue, which is what the paper's explanation of its Figure 6 needs ("the jobs migrated
+  to neighboring nodes would result in longer job queues for some nodes", §6.2).
 - **PULL**: a node with free resources asks the neighbour whose best waiting
   priority is the closest one above its own (ties: the longest queue); that
   neighbour answers with the queued job that fits the requester's free vector
@@ -57,16 +65,23 @@ A half-used node receiving a job that asks for a quarter of each kind:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import attrs
 
 from schedlib.errors import InvalidValueError
 from schedlib.model import JobId
-from schedlib.preemption.decision import Contender, rank_key
-from schedlib.preemption.resources import Vector, fits, normalised, subtract
+from schedlib.preemption.decision import (
+    Contender,
+    LocalPolicy,
+    NodeSnapshot,
+    rank_key,
+    schedule_preemptive,
+)
+from schedlib.preemption.resources import Vector, add, fits, normalised, subtract
 
 __all__ = [
+    "PUSH_RECEIVERS",
     "BalanceMove",
     "NeighbourView",
     "balance_measure",
@@ -77,6 +92,7 @@ __all__ = [
     "fullness_measure",
     "placement_objective",
     "pull_partners",
+    "push_acceptance",
     "push_objective",
     "queue_load",
     "queue_load_vector",
@@ -224,6 +240,9 @@ class NeighbourView:
         Its CPU speed.
     queue
         Its waiting jobs with their priorities on that node.
+    running
+        Its running jobs with their priorities (only a PUSH that may preempt at the
+        receiver reads them; empty otherwise).
     """
 
     node: int
@@ -231,6 +250,7 @@ class NeighbourView:
     used: Vector
     speed: float
     queue: tuple[Contender, ...] = ()
+    running: tuple[Contender, ...] = ()
 
     @property
     def free(self) -> Vector:
@@ -243,8 +263,106 @@ class NeighbourView:
         return max((c.priority for c in self.queue), default=None)
 
 
+PUSH_RECEIVERS: tuple[str, ...] = ("fit", "preempt")
+"""What a neighbour accepts a PUSH for: `"fit"`, the job fits its free vector now (§5.3, the
+default); `"preempt"`, also when its own local decision, with the job in its queue, would
+start the job now by preempting lower-priority running jobs there."""
+
+
+def push_acceptance(
+    view: NeighbourView,
+    requirement: Sequence[float],
+    *,
+    receiver: str = "fit",
+    guest: Contender | None = None,
+    decide: LocalPolicy = schedule_preemptive,
+) -> Vector | None:
+    """Whether a neighbour takes a pushed job now, and its utilisation if it does.
+
+    Parameters
+    ----------
+    view
+        The neighbour (with its `running` jobs for `receiver="preempt"`).
+    requirement
+        The job's requirement vector.
+    receiver
+        A reading of [`PUSH_RECEIVERS`][schedlib.preemption.migration.PUSH_RECEIVERS].
+    guest
+        The job as the neighbour would see it on arrival (its priority there, arrival
+        now): needed by `receiver="preempt"` when the job does not fit now.
+    decide
+        The neighbour's local decision (`receiver="preempt"`).
+
+    Returns
+    -------
+    tuple of float or None
+        `None` if the neighbour refuses; else $S^k$, its normalised utilisation by the
+        jobs that run beside the pushed one: what it uses now when the job fits its free
+        vector, else what it would use after its decision (victims stopped, any job
+        started beside the guest) without the guest itself, so that $S^k + R^k$ is its
+        utilisation once the job runs there in both cases.
+
+    Raises
+    ------
+    InvalidValueError
+        For an unknown `receiver`, or `"preempt"` without a `guest` where one is needed.
+
+    Notes
+    -----
+    With `receiver="preempt"` the neighbour accepts when
+    $J \\in \\text{decide}(\\text{capacity}, \\text{running}, \\text{queue} + J).\\text{start}$:
+    the decision is the receiver's own, so a job is preempted there only for a job of
+    higher priority that needs its resources, as in any local decision. Complexity:
+    $O(K)$ when the job fits, else one local decision.
+
+    References
+    ----------
+    Balasubramanian et al. (2013) §5.3 (PUSH accepted "if the job can be backfilled at the
+    neighbor node"), §6.2 (Figure 6: migrated jobs lengthen the receivers' queues).
+
+    Examples
+    --------
+    A 2-core neighbour runs a long 2-core job; a short 1-core job is pushed:
+
+    >>> long_job = Contender(5, (2, 10), -9000.0, 0)
+    >>> busy = NeighbourView(1, (2, 100), (2, 10), 1.0, running=(long_job,))
+    >>> push_acceptance(busy, (1, 10)) is None
+    True
+    >>> push_acceptance(busy, (1, 10), receiver="preempt", guest=Contender(7, (1, 10), -600.0, 30))
+    (0.0, 0.0)
+    """
+    if receiver not in PUSH_RECEIVERS:
+        raise InvalidValueError("receiver", receiver, f"must be one of {', '.join(PUSH_RECEIVERS)}")
+    if fits(requirement, view.free):
+        return normalised(view.used, view.capacity)
+    if receiver == "fit":
+        return None
+    if guest is None:
+        raise InvalidValueError(
+            "guest", guest, "receiver='preempt' needs the job as the neighbour sees it"
+        )
+    snapshot = NodeSnapshot(view.capacity, view.running, (*view.queue, guest))
+    decision = decide(snapshot)
+    if guest.job not in decision.start:
+        return None
+    held = {c.job: c.requirement for c in (*view.running, *view.queue)}
+    used = view.used
+    for job in decision.preempt:
+        used = subtract(used, held[job])
+    for job in decision.start:
+        if job != guest.job:
+            used = add(used, held[job])
+    return normalised(used, view.capacity)
+
+
 def choose_push_target(
-    priority: float, requirement: Sequence[float], neighbours: Sequence[NeighbourView]
+    priority: float,
+    requirement: Sequence[float],
+    neighbours: Sequence[NeighbourView],
+    *,
+    receiver: str = "fit",
+    guests: Mapping[int, Contender] | None = None,
+    decide: LocalPolicy = schedule_preemptive,
 ) -> int | None:
     """The neighbour a node pushes its best waiting job to, or `None`.
 
@@ -256,18 +374,30 @@ def choose_push_target(
         The job's requirement vector.
     neighbours
         The sender's neighbours.
+    receiver
+        What a neighbour accepts the job for
+        ([`PUSH_RECEIVERS`][schedlib.preemption.migration.PUSH_RECEIVERS]): `"fit"` (the
+        job fits its free vector now; the default) or `"preempt"` (also when its local
+        decision would start the job by preempting there; see
+        [`push_acceptance`][schedlib.preemption.migration.push_acceptance]).
+    guests
+        For `"preempt"`: neighbour id -> the job as that neighbour would see it.
+    decide
+        For `"preempt"`: the neighbours' local decision.
 
     Returns
     -------
     int or None
         Among the neighbours that accept — best waiting priority lower than
-        `priority` (or an empty queue) and the job fits their free vector
-        now — the one minimising $BM \\cdot FM / s$ (ties: lowest node id);
-        `None` if none accepts.
+        `priority` (or an empty queue) and
+        [`push_acceptance`][schedlib.preemption.migration.push_acceptance] — the one
+        minimising $BM \\cdot FM / s$ on its utilisation with the job (ties: lowest node
+        id); `None` if none accepts.
 
     Notes
     -----
-    Complexity: $O(n (K + q))$ for $n$ neighbours with $q$ queued jobs each.
+    Complexity: $O(n (K + q))$ for $n$ neighbours with $q$ queued jobs each (plus one
+    local decision per neighbour the job does not fit, with `"preempt"`).
 
     References
     ----------
@@ -288,11 +418,11 @@ def choose_push_target(
         head = n.best_waiting
         if head is not None and head >= priority:
             continue
-        if not fits(requirement, n.free):
+        guest = guests.get(n.node) if guests is not None else None
+        load = push_acceptance(n, requirement, receiver=receiver, guest=guest, decide=decide)
+        if load is None:
             continue
-        score = push_objective(
-            normalised(n.used, n.capacity), normalised(requirement, n.capacity), speed=n.speed
-        )
+        score = push_objective(load, normalised(requirement, n.capacity), speed=n.speed)
         if best is None or (score, n.node) < best:
             best = (score, n.node)
     return None if best is None else best[1]

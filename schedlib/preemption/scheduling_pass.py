@@ -12,7 +12,10 @@ what they return to the nodes:
    et al. 2013, §5.1: the scheduler runs on every arrival and completion);
 2. at a tick (every $\delta$ seconds), the due nodes decide and then PUSH their
    best waiting job, PULL one job and, if enabled, make one balancing move
-   (§5.3, §8), in id order; a node that changes makes its neighbours due.
+   (§5.3, §8), in id order; a node that changes makes its neighbours due. A
+   PUSH that may preempt at the receiver (`push_receiver="preempt"`) puts the job
+   in the receiver's queue and runs the receiver's local decision at once, which
+   starts it (the acceptance test ran that very decision).
 
 It also keeps the bookkeeping that lets later ticks skip nodes whose decision
 cannot change (see [`schedlib.preemption.grid`][schedlib.preemption.grid]).
@@ -44,7 +47,7 @@ from schedlib.preemption.migration import (
     pull_partners,
 )
 from schedlib.preemption.priority import overtake_delay
-from schedlib.preemption.resources import GridNode, Vector
+from schedlib.preemption.resources import GridNode, Vector, fits
 from schedlib.preemption.state import (
     GridState,
     JobProgress,
@@ -84,6 +87,7 @@ class GridSetting(Protocol):
     alpha: float
     beta: float
     push: bool
+    push_receiver: str
     pull: bool
     balance: bool
     internode: bool
@@ -254,9 +258,10 @@ class SchedulingPass:
             self.queue_cache[i] = queue
         return queue
 
-    def _view(self, i: int) -> NeighbourView:
-        spec = self.m.nodes[i]
-        return NeighbourView(i, spec.capacity, self.nodes[i].used, spec.speed, self._queue(i))
+    def _view(self, i: int, *, running: bool = False) -> NeighbourView:
+        m, spec, node = self.m, self.m.nodes[i], self.nodes[i]
+        jobs = tuple(m.contender(p, self.now, spec.speed) for p in node.running) if running else ()
+        return NeighbourView(i, spec.capacity, node.used, spec.speed, self._queue(i), jobs)
 
     # -- local decision -----------------------------------------------------------------
 
@@ -354,12 +359,31 @@ class SchedulingPass:
         self._put(target, dst)
 
     def _push(self, i: int) -> None:
+        m, now = self.m, self.now
         queue = self._queue(i)
         head = min(queue, key=rank_key)
-        views = [self._view(j) for j in self.m.topology.neighbours[i]]
-        target = self.m.push_target(head.priority, head.requirement, views)
-        if target is not None:
-            self._migrate(head.job, i, target, f"{PUSH_DETAIL} {i}", start=True)
+        neighbours = m.topology.neighbours[i]
+        if m.push_receiver == "fit":
+            views = [self._view(j) for j in neighbours]
+            target = m.push_target(head.priority, head.requirement, views)
+            if target is not None:
+                self._migrate(head.job, i, target, f"{PUSH_DETAIL} {i}", start=True)
+            return
+        # the receiver may preempt: it takes the job into its queue and decides at once, on
+        # the snapshot the acceptance test saw, so the job starts there now
+        views = [self._view(j, running=True) for j in neighbours]
+        arrived = moved(next(p for p in self.nodes[i].waiting if p.job.id == head.job), now)
+        guests = {j: m.contender(arrived, now, m.nodes[j].speed) for j in neighbours}
+        target = m.push_target(
+            head.priority, head.requirement, views, receiver="preempt", guests=guests,
+            decide=m.decide,
+        )  # fmt: skip
+        if target is None:
+            return
+        fits_now = fits(head.requirement, next(v for v in views if v.node == target).free)
+        self._migrate(head.job, i, target, f"{PUSH_DETAIL} {i}", start=fits_now)
+        if not fits_now:
+            self._local(target)
 
     def _pull(self, i: int) -> None:
         m = self.m

@@ -23,23 +23,28 @@ The **matchmaker** ([`Matchmaker`][schedlib.preemption.topology.Matchmaker]) pla
 each arriving job on a lightly loaded node that satisfies its requirement
 (§3: "matchmaking is the initial job assignment to a node that satisfies all
 the resource requirements of the job, and also does load balancing to find a
-(relatively) lightly loaded node"). Ours is complete (if some node's
-capacity satisfies the job it finds one) and deterministic: among the nodes
-whose capacity covers the requirement it takes the least
-[`load_key`][schedlib.preemption.topology.load_key] — fewest waiting jobs, then lowest
-dominant share of resources in use, then the least capable node
-(parsimony: keep big nodes for big jobs), then the lowest id.
+(relatively) lightly loaded node"). It is complete (if some node's capacity
+satisfies the job it finds one) and deterministic. Two views of the load
+([`MATCHMAKER_VIEWS`][schedlib.preemption.topology.MATCHMAKER_VIEWS]):
 
-**A global view the paper's matchmaker does not have.** Ours reads the load of
-*every* suitable node at the instant a job arrives. The paper's matchmaking is
-the decentralized CAN scheme of Kim et al. (its reference [8]): the job is routed
-through the overlay to an owner node, which searches from there with the load
-information its neighbours exchange, possibly stale (§3, §5.3: "the potential
-receiver information may not be up-to-date"). Placing each job on the lightest
-node of the whole grid balances the queues from the start, which leaves less for
-PUSH/PULL to correct: internode scheduling likely gains less here than with the
-paper's matchmaker, and every scheduler's waits are likely lower. The paper does
-not give enough of its matchmaker to simulate it.
+- **global** (the default, `choices=None`): among *every* node whose capacity covers
+  the requirement it takes the least [`load_key`][schedlib.preemption.topology.load_key]
+  — fewest waiting jobs, then lowest dominant share of resources in use, then the
+  least capable node (parsimony: keep big nodes for big jobs), then the lowest id;
+- **limited** (`choices=d`): the less loaded (same key) of $d$ suitable nodes drawn at
+  random for the job, without replacement (all of them when fewer are suitable). The
+  draw for a job is a pure function of the matchmaker's `seed` and the job's id, so a
+  run stays a pure function of its inputs.
+
+**The paper's matchmaker is neither.** The paper's matchmaking is the decentralized
+CAN scheme of Kim et al. (its reference [8]): the job is routed through the overlay to
+an owner node, which searches from there with the load information its neighbours
+exchange, possibly stale (§3, §5.3: "the potential receiver information may not be
+up-to-date"). The paper does not give enough of it to simulate. The global view
+satisfies every property §3 asks of a matchmaker (expressive, load balancing,
+parsimonious, complete) with perfect information; the limited view is a stand-in for a
+decentralized search that sees a few candidates only ("the power of $d$ choices"). A
+globally balanced placement leaves less imbalance for PUSH and PULL to correct.
 
 References
 ----------
@@ -58,16 +63,19 @@ Examples
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import attrs
 
 from schedlib.errors import InvalidValueError
+from schedlib.model import JobId
 from schedlib.preemption.resources import GridNode, Vector, fits
 from schedlib.validation import require
 
 __all__ = [
+    "MATCHMAKER_VIEWS",
     "LoadKey",
     "Matchmaker",
     "Topology",
@@ -334,6 +342,11 @@ def load_key(node: GridNode, used: Sequence[float], waiting: int) -> LoadKey:
     return (waiting, share, node.capacity, node.id)
 
 
+MATCHMAKER_VIEWS: tuple[str, ...] = ("global", "limited")
+"""The matchmaker's views of the load: `"global"` (every suitable node, the default) and
+`"limited"` (the less loaded of $d$ random suitable nodes)."""
+
+
 class Matchmaker:
     """Deterministic placement of arriving jobs on lightly loaded, suitable nodes.
 
@@ -341,21 +354,36 @@ class Matchmaker:
     ----------
     nodes
         The grid's nodes (`nodes[i].id == i`).
+    choices
+        `None` (default): the global view, every suitable node is a candidate.
+        An integer $d \\ge 1$: the limited view, $d$ suitable nodes drawn at random
+        for each job (see the module notes).
+    seed
+        The limited view's seed (an integer $\\ge 0$): the candidates of job $j$ are
+        drawn from a `random.Random` seeded with `"schedlib/matchmaker:{seed}:{j}"`,
+        so they depend on nothing but the seed and the job's id.
+
+    Raises
+    ------
+    InvalidValueError
+        For node ids not `0..n-1`, `choices < 1` or a negative seed.
 
     Notes
     -----
     Nodes are grouped by capacity vector once; a requirement's suitable nodes
     are computed once per distinct requirement and kept (the answers never
-    depend on the cache). A placement is then one `min` over the suitable
-    nodes' load keys: $O(n)$ with a small constant, no per-node Python work.
+    depend on the cache). A global placement is then one `min` over the suitable
+    nodes' load keys: $O(n)$ with a small constant; a limited one draws $d$ of
+    them: $O(d)$ after the first placement of its requirement.
 
-    It sees every node's load key: a global view that the paper's decentralized
-    CAN matchmaking does not have (see the module notes).
+    The global view sees every node's load key: a view that the paper's
+    decentralized CAN matchmaking does not have (see the module notes).
 
     References
     ----------
     Balasubramanian et al. (2013) §3 (matchmaking: requirements satisfied, lightly loaded node,
-    completeness, parsimony; Kim et al. [8] for the CAN scheme).
+    completeness, parsimony; Kim et al. [8] for the CAN scheme); Mitzenmacher (2001), "The
+    power of two choices in randomized load balancing", *IEEE TPDS* 12(10) (the limited view).
 
     Examples
     --------
@@ -367,15 +395,36 @@ class Matchmaker:
     >>> keys[1] = load_key(nodes[1], (4, 0), 1)
     >>> mm.place((2, 512), keys)
     2
+
+    With one random candidate a job may land on the busier node; the draw depends on
+    the job's id only:
+
+    >>> limited = Matchmaker(nodes, choices=1, seed=3)
+    >>> [limited.place((2, 512), keys, job=j) for j in range(6)]
+    [1, 2, 1, 2, 2, 2]
+    >>> limited.place((2, 512), keys, job=1) == limited.place((2, 512), keys, job=1)
+    True
     """
 
-    def __init__(self, nodes: Sequence[GridNode]) -> None:
+    def __init__(
+        self, nodes: Sequence[GridNode], *, choices: int | None = None, seed: int = 0
+    ) -> None:
         _check_ids(nodes)
+        if choices is not None:
+            require(choices, "choices", at_least=1)
+        require(seed, "seed", at_least=0)
+        self.choices = choices
+        self.seed = seed
         groups: dict[Vector, list[int]] = {}
         for node in nodes:
             groups.setdefault(node.capacity, []).append(node.id)
         self._groups = tuple((cap, tuple(ids)) for cap, ids in groups.items())
         self._suitable: dict[Vector, tuple[int, ...]] = {}
+
+    @property
+    def view(self) -> str:
+        """`"global"` or `"limited:d"`."""
+        return "global" if self.choices is None else f"limited:{self.choices}"
 
     def suitable(self, requirement: Vector) -> tuple[int, ...]:
         """Ids of the nodes whose capacity covers `requirement`, ascending."""
@@ -389,16 +438,26 @@ class Matchmaker:
             self._suitable[requirement] = found
         return found
 
-    def place(self, requirement: Vector, keys: Sequence[LoadKey]) -> int | None:
-        """The node for a job with `requirement`, given every node's load key.
+    def candidates(self, requirement: Vector, job: JobId = 0) -> tuple[int, ...]:
+        """The nodes the matchmaker compares for job `job`: every suitable node (global
+        view), or `choices` of them drawn for this job (limited view), ascending."""
+        suitable = self.suitable(requirement)
+        if self.choices is None or len(suitable) <= self.choices:
+            return suitable
+        rng = random.Random(f"schedlib/matchmaker:{self.seed}:{job}")
+        return tuple(sorted(rng.sample(suitable, self.choices)))
+
+    def place(self, requirement: Vector, keys: Sequence[LoadKey], job: JobId = 0) -> int | None:
+        """The node for job `job` with `requirement`, given every node's load key.
 
         Returns
         -------
         int or None
-            The suitable node with the least key, or `None` if no node's
-            capacity covers the requirement.
+            The candidate with the least key (see
+            [`candidates`][schedlib.preemption.topology.Matchmaker.candidates]), or
+            `None` if no node's capacity covers the requirement.
         """
-        candidates = self.suitable(requirement)
+        candidates = self.candidates(requirement, job)
         if not candidates:
             return None
         return min(candidates, key=keys.__getitem__)

@@ -39,11 +39,10 @@ from schedlib.preemption.topology import (
     Matchmaker,
     Topology,
     from_edges,
-    load_key,
     ring,
     similar_capability,
 )
-from schedlib.testing.strategies import grid_nodes, resource_vectors
+from schedlib.testing.strategies import grid_nodes, load_keys, resource_vectors
 from schedlib.testing.strategies.clock import clocks
 
 shares = st.lists(st.floats(0, 1), min_size=1, max_size=4)
@@ -247,14 +246,7 @@ def test_topology_validation() -> None:
 def test_matchmaker_is_complete_and_picks_the_lightest(
     nodes: list[GridNode], data: st.DataObject
 ) -> None:
-    keys = [
-        load_key(
-            n,
-            tuple(data.draw(st.integers(0, int(c))) for c in n.capacity),
-            data.draw(st.integers(0, 3)),
-        )
-        for n in nodes
-    ]
+    keys = data.draw(load_keys(nodes))
     requirement = data.draw(resource_vectors(kinds=2, max_cores=5, max_amount=9))
     placed = Matchmaker(nodes).place(requirement, keys)
     suitable = [n.id for n in nodes if fits(requirement, n.capacity)]

@@ -143,9 +143,7 @@ def data(args: argparse.Namespace) -> str:
     )
 
 
-def rows(
-    args: argparse.Namespace, execution: Execution | None = None
-) -> list[dict[str, Any]]:
+def rows(args: argparse.Namespace, execution: Execution | None = None) -> list[dict[str, Any]]:
     """The reproduction's rows for parsed options (no printing, no plot), run where
     `execution` says (default: local processes, `--workers`)."""
     return reproduce(settings_of(args), workers=args.workers, show_progress=True)

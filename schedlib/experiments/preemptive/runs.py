@@ -1,16 +1,19 @@
 """The runs of the preemptive reproduction: one run, the design, the sweep, the means.
 
 [`design`][schedlib.experiments.preemptive.design] lists every simulation (the
-main grid and the side studies, per replicate),
-[`sweep`][schedlib.experiments.preemptive.sweep] runs them (FCFS once per IAT and
-replicate) and [`aggregate`][schedlib.experiments.preemptive.aggregate] averages
-them over the replicates;
+main grid and the side studies, per replicate, under the default reading and each
+reading that varies from it), [`sweep`][schedlib.experiments.preemptive.sweep] runs
+them through [`run_grid`][schedlib.experiments.running.run_grid] (a run that no
+reading or study changes runs once: FCFS once per IAT, replicate and reading of the
+set-up) and [`aggregate`][schedlib.experiments.preemptive.aggregate] averages them
+over the replicates;
 [`victim_readings_differ`][schedlib.experiments.preemptive.victim_readings_differ] runs the
 small grids that tell the two readings of the victims apart.
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -19,31 +22,38 @@ from typing import Any
 import attrs
 
 from schedlib.errors import InvalidValueError
-from schedlib.execution.parallel import parallel_map
 from schedlib.experiments.preemptive.setup import (
+    DEFAULT_READING,
     DEFAULT_SCHEDULERS,
+    KINDS,
     LABELS,
     PAPER_IATS,
     PAPER_NODES,
     QUANTILES,
+    READING_KINDS,
     REPLICATES,
     SCHEDULERS,
     SIDE_ALPHAS,
     SIDE_DELTA,
     SIDE_STUDIES,
     TOP_SHARE,
+    Reading,
     make_jobs,
     make_nodes,
-    offered_load,
+    offered_loads,
 )
+from schedlib.experiments.running import Execution, run_grid
 from schedlib.model import EventKind, RunRecord
 from schedlib.preemption.decision import VICTIM_READINGS
 from schedlib.preemption.grid import simulate_grid
 from schedlib.preemption.resources import GridJob, GridNode
-from schedlib.preemption.topology import Topology, ring, similar_capability
-from schedlib.replicates import stream
+from schedlib.preemption.topology import Matchmaker, Topology, ring, similar_capability
+from schedlib.replicates import stream, stream_seed
 from schedlib.results.metrics import percentile
 from schedlib.validation import require
+
+DEFAULT_NAME = "default"
+"""The `reading` column of the rows of the reading the options give (the paper's count)."""
 
 
 def _topology(name: str, nodes: Sequence[GridNode]) -> Topology | None:
@@ -56,14 +66,15 @@ def _topology(name: str, nodes: Sequence[GridNode]) -> Topology | None:
 
 @attrs.frozen(slots=True)
 class Run:
-    """One simulation of the sweep (picklable, for `parallel_map`).
+    """One simulation of the sweep (picklable: a task of
+    [`run_grid`][schedlib.experiments.running.run_grid]).
 
     Attributes
     ----------
     scheduler
         One of [`SCHEDULERS`][schedlib.experiments.preemptive.SCHEDULERS].
     nodes, jobs
-        Grid and workload sizes.
+        Grid and workload sizes (`jobs` measured jobs, warm-up jobs besides).
     iat, delta, alpha, beta
         Mean inter-arrival time, tick interval, priority weights.
     victims
@@ -74,8 +85,8 @@ class Run:
         Runtime accuracy (see [`make_jobs`][schedlib.experiments.preemptive.make_jobs]).
     overhead
         Preemption overhead in seconds.
-    study
-        Which part of the design asked for it: `main` or a side study.
+    sizes, matchmaker, warm_up, push
+        The reading of the set-up ([`Reading`][schedlib.experiments.preemptive.Reading]).
     """
 
     scheduler: str
@@ -90,17 +101,38 @@ class Run:
     replicate: int = 0
     accuracy: float = 1.0
     overhead: float = 0.0
-    study: str = attrs.field(default="main", eq=False)
+    sizes: str = DEFAULT_READING.sizes
+    matchmaker: str = DEFAULT_READING.matchmaker
+    warm_up: str = DEFAULT_READING.warm_up
+    push: str = DEFAULT_READING.push
+
+    @property
+    def reading(self) -> Reading:
+        """The run's reading of the set-up."""
+        return Reading(self.sizes, self.matchmaker, self.warm_up, self.push)
 
 
-def waits(record: RunRecord) -> tuple[list[float], list[float]]:
-    """Per completed job: non-executing time since submission, and since reaching its last node.
+@attrs.frozen(slots=True)
+class Planned:
+    """A run of the design with the part of the design that asked for it.
 
-    Returns
-    -------
-    tuple of lists
-        `(wait, node_wait)` in workload order (see the module notes).
+    Attributes
+    ----------
+    reading
+        `"default"` or the name of the reading that varies from it (`sizes=skewed`).
+    study
+        `main` or a side study (`delta`, `alpha`, `victims`).
+    run
+        The simulation.
     """
+
+    reading: str
+    study: str
+    run: Run
+
+
+def _waits_by_job(record: RunRecord) -> dict[int, tuple[float, float]]:
+    """Per completed job: (non-executing time since submission, since reaching its last node)."""
     arrived: dict[int, int] = {}
     for n, e in enumerate(record.events):
         if e.kind in (EventKind.ASSIGN, EventKind.MIGRATE):
@@ -111,14 +143,26 @@ def waits(record: RunRecord) -> tuple[list[float], list[float]]:
         [e for n, e in enumerate(record.events) if n >= arrived.get(e.job, 0)],
         capacity=record.capacity,
     )
-    total, local = [], []
+    out = {}
     for o, o_node in zip(record.outcomes, since_arrival.outcomes, strict=True):
         if o.state is None or o.state.value != "completed" or o.end is None:
             continue
-        total.append(o.end - o.submit - o.executed)
         reached = record.events[arrived[o.job]].time if o.job in arrived else o.submit
-        local.append(o.end - reached - o_node.executed)
-    return total, local
+        out[o.job] = (o.end - o.submit - o.executed, o.end - reached - o_node.executed)
+    return out
+
+
+def waits(record: RunRecord) -> tuple[list[float], list[float]]:
+    """Per completed job: non-executing time since submission, and since reaching its last node.
+
+    Returns
+    -------
+    tuple of lists
+        `(wait, node_wait)` in workload order (see the module notes).
+    """
+    found = _waits_by_job(record)
+    order = [o.job for o in record.outcomes if o.job in found]
+    return [found[j][0] for j in order], [found[j][1] for j in order]
 
 
 def _tail10(values: Sequence[float]) -> float:
@@ -130,12 +174,12 @@ def _tail10(values: Sequence[float]) -> float:
     return percentile(data[-count:], 50)
 
 
-def _top(values: Sequence[float]) -> float:
-    """Mean of the `TOP_SHARE` longest waits (Figure 6)."""
+def _top(values: Sequence[float], share: float) -> float:
+    """Mean of the `share` longest waits (Figure 6: the last 100-200 of 5000 jobs)."""
     data = sorted(values)
     if not data:
         return math.nan
-    count = max(1, round(TOP_SHARE * len(data)))
+    count = max(1, round(share * len(data)))
     return math.fsum(data[-count:]) / count
 
 
@@ -149,6 +193,21 @@ def _policy(run: Run) -> str:
     return "preemptive" if run.victims == "lower" else "preemptive-equal"
 
 
+def _digest(record: RunRecord) -> str:
+    """A fingerprint of a run's schedule: every job's outcome (state, end, time executed,
+    preemptions, migrations). Two runs with the same digest ran the same schedule."""
+    text = repr(
+        [(o.job, o.state.value if o.state else None, o.end, o.executed, o.preemptions,
+          o.migrations) for o in record.outcomes]
+    )  # fmt: skip
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _departures(record: RunRecord, low: float, high: float) -> int:
+    """Completions of any job (warm-up jobs too) within `[low, high]`."""
+    return sum(1 for e in record.events if e.kind is EventKind.COMPLETE and low <= e.time <= high)
+
+
 def run_one(run: Run) -> dict[str, Any]:
     """Simulate one configuration of one replicate; return its result row.
 
@@ -160,16 +219,32 @@ def run_one(run: Run) -> dict[str, Any]:
     Returns
     -------
     dict
-        The row (see the module notes for the columns); in replicate 0,
-        `node_wait_quantiles` holds the node wait at each of
-        [`QUANTILES`][schedlib.experiments.preemptive.QUANTILES] (for the CDF
-        figure; `None` in the other replicates, to keep the stored results small).
+        The row (see the module notes for the columns), over the measured jobs
+        (ids `0..jobs-1`; a preloaded grid's warm-up jobs run but are not
+        measured): offered load per resource kind (`load_cores`, `load_memory`,
+        `load_disk`), `departures`, completions per measured arrival within the
+        measured jobs' arrival span, the waits and their tails, `waited` (the share of
+        the jobs whose node wait is not 0), preemptions,
+        migrations, the schedule's `digest`, and `node_wait_quantiles`, the node
+        wait at each of [`QUANTILES`][schedlib.experiments.preemptive.QUANTILES] (for
+        the CDF figure).
     """
+    reading = run.reading
     nodes = make_nodes(run.nodes, seed=run.seed, replicate=run.replicate)
     jobs = make_jobs(
-        run.jobs, run.iat, seed=run.seed, replicate=run.replicate, accuracy=run.accuracy
-    )
+        run.jobs, run.iat, seed=run.seed, replicate=run.replicate, accuracy=run.accuracy,
+        sizes=run.sizes, warm_up=reading.warm_up_seconds,
+    )  # fmt: skip
+    measured = jobs[: run.jobs]
     base = run.scheduler.removesuffix("+balance")
+    choices = reading.choices
+    matchmaker = (
+        None
+        if choices is None
+        else Matchmaker(
+            nodes, choices=choices, seed=stream_seed(run.seed, run.replicate, "matchmaker")
+        )
+    )
     record = simulate_grid(
         jobs,
         nodes,
@@ -180,13 +255,19 @@ def run_one(run: Run) -> dict[str, Any]:
         delta=run.delta,
         overhead=run.overhead,
         balance=run.scheduler.endswith("+balance"),
+        push_receiver=run.push,
+        matchmaker=matchmaker,
         algorithm=run.scheduler,
     )
-    wait, node_wait = waits(record)
-    outcomes = record.outcomes
+    found = _waits_by_job(record)
+    kept = [found[j.id] for j in measured if j.id in found]
+    wait = [w for w, _ in kept]
+    node_wait = [w for _, w in kept]
+    mine = [o for o in record.outcomes if o.job < run.jobs]
+    low, high = measured[0].submit, measured[-1].submit
+    loads = offered_loads(measured, nodes)
     return {
         "scheduler": LABELS[run.scheduler],
-        "study": run.study,
         "replicate": run.replicate,
         "seed": run.seed,
         "nodes": run.nodes,
@@ -196,55 +277,80 @@ def run_one(run: Run) -> dict[str, Any]:
         "delta": run.delta,
         "alpha": run.alpha,
         "victims": run.victims,
-        "load": offered_load(jobs, nodes),
+        "sizes": run.sizes,
+        "matchmaker": run.matchmaker,
+        "warm_up": run.warm_up,
+        "push": run.push,
+        **{f"load_{kind}": load for kind, load in zip(KINDS, loads, strict=True)},
+        "departures": _departures(record, low, high) / len(measured),
         "completed": len(wait),
         "unschedulable": sum(
-            1 for o in outcomes if o.state is not None and o.state.value == "unschedulable"
+            1 for o in mine if o.state is not None and o.state.value == "unschedulable"
         ),
         "median_wait": percentile(wait, 50),
         "mean_wait": _mean(wait),
-        "tail10_wait": _tail10(wait),
-        "top_wait": _top(wait),
+        "waited": sum(1 for w in node_wait if w > 0) / len(node_wait) if node_wait else math.nan,
         "median_node_wait": percentile(node_wait, 50),
         "mean_node_wait": _mean(node_wait),
         "tail10_node_wait": _tail10(node_wait),
-        "top_node_wait": _top(node_wait),
-        "preemptions": sum(o.preemptions for o in outcomes),
-        "migrations": sum(o.migrations for o in outcomes),
-        "node_wait_quantiles": (
-            [round(percentile(node_wait, 100 * q), 1) for q in QUANTILES]
-            if run.replicate == 0
-            else None
-        ),
+        "top4_node_wait": _top(node_wait, TOP_SHARE),
+        "top2_node_wait": _top(node_wait, TOP_SHARE / 2),
+        "max_node_wait": max(node_wait, default=math.nan),
+        "preemptions": sum(o.preemptions for o in mine),
+        "migrations": sum(o.migrations for o in mine),
+        "digest": _digest(record),
+        "node_wait_quantiles": [round(percentile(node_wait, 100 * q), 1) for q in QUANTILES],
     }
 
 
 def _canonical(run: Run) -> Run:
-    """FCFS ignores alpha, delta and the victims: one simulation serves them all."""
+    """The run that gives the same schedule: FCFS ignores alpha, delta, the victims and the
+    PUSH reading; local scheduling (no neighbours) ignores the PUSH reading."""
     if run.scheduler == "fcfs":
-        return attrs.evolve(run, delta=5.0, alpha=0.0, victims="lower")
+        return attrs.evolve(run, delta=5.0, alpha=0.0, victims="lower", push="fit")
+    if run.scheduler == "local":
+        return attrs.evolve(run, push="fit")
     return run
 
 
-def sweep(runs: Sequence[Run], *, workers: int | None = None) -> list[dict[str, Any]]:
-    """Simulate `runs` (on `workers` processes), FCFS once per IAT and replicate; rows in
-    input order, a configuration asked twice given once."""
-    wanted = list(dict.fromkeys(runs))
-    unique = list(dict.fromkeys(_canonical(r) for r in wanted))
-    done = dict(zip(unique, parallel_map(run_one, unique, workers=workers), strict=True))
-    out = []
-    for run in wanted:
-        row = done[_canonical(run)]
-        out.append(
-            {
-                **row,
-                "study": run.study,
-                "delta": run.delta,
-                "alpha": run.alpha,
-                "victims": run.victims,
-            }
-        )
-    return out
+def _cost(run: Run) -> float:
+    """A run's rough cost, to start the expensive ones first: jobs (warm-up included) per
+    second of arrivals, more with large jobs, with internode scheduling and with
+    alpha > beta (waiting jobs overtake running ones at every tick)."""
+    jobs = run.jobs + run.reading.warm_up_seconds / run.iat
+    weight = jobs * run.nodes / (run.iat * PAPER_NODES)
+    if run.sizes == "skewed":
+        weight *= 3
+    if run.scheduler != "local" and run.scheduler != "fcfs":
+        weight *= 1.5
+    if run.alpha > run.beta:
+        weight *= 20
+    return weight
+
+
+def _key(run: Run) -> str:
+    return repr(run)
+
+
+def sweep(planned: Sequence[Planned], execution: Execution | None = None) -> list[dict[str, Any]]:
+    """Simulate the planned runs where `execution` says, each distinct schedule once; rows in
+    input order with their `reading` and `study` (a run asked twice given once)."""
+    wanted = list(dict.fromkeys(planned))
+    unique = list(dict.fromkeys(_canonical(p.run) for p in wanted))
+    rows = run_grid(run_one, unique, execution, key=_key, cost=_cost)
+    done = dict(zip(unique, rows, strict=True))
+    return [
+        {
+            "reading": p.reading,
+            "study": p.study,
+            **done[_canonical(p.run)],
+            "delta": p.run.delta,
+            "alpha": p.run.alpha,
+            "victims": p.run.victims,
+            "push": p.run.push,
+        }
+        for p in wanted
+    ]
 
 
 def design(
@@ -262,8 +368,11 @@ def design(
     beta: float = 1.0,
     accuracy: float = 1.0,
     overhead: float = 0.0,
-) -> list[Run]:
-    """Every simulation of a run: the main grid and the side studies, for each replicate.
+    reading: Reading = DEFAULT_READING,
+    readings: Sequence[str] = READING_KINDS,
+) -> list[Planned]:
+    """Every simulation of a run: the main grid and the side studies, for each replicate,
+    under `reading` and under each reading that varies one of `readings` from it.
 
     Parameters
     ----------
@@ -274,11 +383,22 @@ def design(
     victims
         The reading of the victims in the main grid.
     side
-        The side studies to add ([`SIDE_STUDIES`][schedlib.experiments.preemptive.SIDE_STUDIES]).
+        The side studies to add ([`SIDE_STUDIES`][schedlib.experiments.preemptive.SIDE_STUDIES]):
+        `delta` (the preemptive schedulers at delta 2.5 s, alpha 0), `alpha1` (local
+        preemption at alpha 1, every IAT), `alpha-above-1` (local preemption at alpha
+        1.05, 1.25 and 2, the largest IAT only: waiting jobs then overtake running
+        ones at every tick, and a busy IAT takes minutes per run), `victims` (local
+        preemption at alpha 0 under the other reading of the victims; the default
+        reading only).
     replicates, seed
         Replicates `0..replicates-1` of `seed`.
     beta, accuracy, overhead
         Fixed parameters.
+    reading
+        The reading of the set-up (the rows' `reading` is `"default"`).
+    readings
+        The kinds of [`READING_KINDS`][schedlib.experiments.preemptive.READING_KINDS]
+        to vary one at a time from `reading` (rows named `KIND=VALUE`).
 
     Raises
     ------
@@ -316,46 +436,57 @@ def design(
             raise InvalidValueError("side", study, f"must be one of {', '.join(SIDE_STUDIES)}")
     if victims not in VICTIM_READINGS:
         raise InvalidValueError("victims", victims, f"must be one of {', '.join(VICTIM_READINGS)}")
+    variations = reading.variations(readings)
     common = {"beta": beta, "accuracy": accuracy, "overhead": overhead, "seed": seed}
+    out: list[Planned] = []
+    for name, chosen in [(DEFAULT_NAME, reading), *variations]:
+        setup = {"sizes": chosen.sizes, "matchmaker": chosen.matchmaker,
+                 "warm_up": chosen.warm_up, "push": chosen.push}  # fmt: skip
 
-    def runs(study: str, scheduler: str, iat: float, delta: float, alpha: float, reading: str):  # type: ignore[no-untyped-def]
-        return [
-            Run(scheduler, nodes, jobs, iat, delta, alpha, victims=reading, replicate=r,
-                study=study, **common)  # type: ignore[arg-type]
-            for r in range(replicates)
-        ]  # fmt: skip
+        def runs(study: str, scheduler: str, iat: float, delta: float, alpha: float,
+                 victims_reading: str, name: str = name,
+                 setup: dict[str, str] = setup) -> list[Planned]:  # fmt: skip
+            return [
+                Planned(name, study, Run(scheduler, nodes, jobs, iat, delta, alpha,
+                                         victims=victims_reading, replicate=r,
+                                         **common, **setup))  # type: ignore[arg-type]
+                for r in range(replicates)
+            ]  # fmt: skip
 
-    out: list[Run] = []
-    for scheduler, iat, delta, alpha in itertools.product(schedulers, iats, deltas, alphas):
-        out += runs("main", scheduler, iat, delta, alpha, victims)
-    preemptive = [s for s in schedulers if s != "fcfs"]
-    if "delta" in side:
-        for scheduler, iat in itertools.product(preemptive, iats):
-            out += runs("delta", scheduler, iat, SIDE_DELTA, 0.0, victims)
-    if "local" in schedulers and "alpha1" in side:
-        for iat in iats:
-            out += runs("alpha", "local", iat, deltas[0], SIDE_ALPHAS[0], victims)
-    if "local" in schedulers and "alpha2" in side:
-        out += runs("alpha", "local", max(iats), deltas[0], SIDE_ALPHAS[1], victims)
-    if "local" in schedulers and "victims" in side:
-        other = next(v for v in VICTIM_READINGS if v != victims)
-        for iat in iats:
-            out += runs("victims", "local", iat, deltas[0], 0.0, other)
+        for scheduler, iat, delta, alpha in itertools.product(schedulers, iats, deltas, alphas):
+            out += runs("main", scheduler, iat, delta, alpha, victims)
+        preemptive = [s for s in schedulers if s != "fcfs"]
+        if "delta" in side:
+            for scheduler, iat in itertools.product(preemptive, iats):
+                out += runs("delta", scheduler, iat, SIDE_DELTA, 0.0, victims)
+        if "local" in schedulers and "alpha1" in side:
+            for iat in iats:
+                out += runs("alpha", "local", iat, deltas[0], SIDE_ALPHAS[0], victims)
+        if "local" in schedulers and "alpha-above-1" in side:
+            for alpha in SIDE_ALPHAS[1:]:
+                out += runs("alpha", "local", max(iats), deltas[0], alpha, victims)
+        if "local" in schedulers and "victims" in side and name == DEFAULT_NAME:
+            other = next(v for v in VICTIM_READINGS if v != victims)
+            for iat in iats:
+                out += runs("victims", "local", iat, deltas[0], 0.0, other)
     return list(dict.fromkeys(out))
 
 
-def reproduce(*, workers: int | None = None, **options: Any) -> list[dict[str, Any]]:
-    """The result rows of a design: one per (configuration, replicate).
+def reproduce(*, execution: Execution | None = None, workers: int | None = None,
+              **options: Any) -> list[dict[str, Any]]:  # fmt: skip
+    """The result rows of a design: one per (reading, configuration, replicate).
 
     Parameters
     ----------
+    execution
+        Where the runs go ([`Execution`][schedlib.experiments.running.Execution]).
     workers
-        Processes for [`parallel_map`][schedlib.execution.parallel.parallel_map].
+        Local processes, when no `execution` is given.
     **options
         The keyword options of [`design`][schedlib.experiments.preemptive.design]
         (the paper's setting by default): `nodes`, `jobs`, `iats`, `deltas`,
         `alphas`, `schedulers` (the main grid), `victims`, `side`,
-        `replicates`, `seed`, `beta`, `accuracy`, `overhead`.
+        `replicates`, `seed`, `beta`, `accuracy`, `overhead`, `reading`, `readings`.
 
     Returns
     -------
@@ -369,22 +500,26 @@ def reproduce(*, workers: int | None = None, **options: Any) -> list[dict[str, A
     TypeError
         For an unknown option.
     """
-    return sweep(design(**options), workers=workers)
+    return sweep(design(**options), execution or Execution(workers=workers))
 
 
-_CONFIG = ("study", "scheduler", "paper_iat", "iat", "delta", "alpha", "victims")
+_CONFIG = ("reading", "study", "scheduler", "paper_iat", "iat", "delta", "alpha", "victims")
 _NUMBERS = (
-    "load",
+    "load_cores",
+    "load_memory",
+    "load_disk",
+    "departures",
     "completed",
     "unschedulable",
-    "median_wait",
-    "mean_wait",
-    "tail10_wait",
-    "top_wait",
+    "waited",
     "median_node_wait",
     "mean_node_wait",
+    "median_wait",
+    "mean_wait",
     "tail10_node_wait",
-    "top_node_wait",
+    "top4_node_wait",
+    "top2_node_wait",
+    "max_node_wait",
     "preemptions",
     "migrations",
 )
@@ -395,10 +530,10 @@ def aggregate(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
     Examples
     --------
-    >>> rows = [{"study": "main", "scheduler": "x", "paper_iat": 2.0, "iat": 2.0, "delta": 5,
-    ...          "alpha": 0, "victims": "lower", "replicate": r, "load": 1.0 + r,
-    ...          "preemptions": 2 * r} for r in range(2)]
-    >>> [(a["replicates"], a["load"], a["preemptions"]) for a in aggregate(rows)]
+    >>> rows = [{"reading": "default", "study": "main", "scheduler": "x", "paper_iat": 2.0,
+    ...          "iat": 2.0, "delta": 5, "alpha": 0, "victims": "lower", "replicate": r,
+    ...          "load_cores": 1.0 + r, "preemptions": 2 * r} for r in range(2)]
+    >>> [(a["replicates"], a["load_cores"], a["preemptions"]) for a in aggregate(rows)]
     [(2, 1.5, 1.0)]
     """
     groups: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}

@@ -26,9 +26,11 @@ from schedlib.errors import InvalidValueError
 from schedlib.preemption.decision import Contender, NodeSnapshot
 from schedlib.preemption.resources import GridJob, GridNode, Vector
 from schedlib.preemption.topology import (
+    LoadKey,
     Topology,
     from_edges,
     isolated,
+    load_key,
     ring,
     similar_capability,
 )
@@ -39,6 +41,7 @@ __all__ = [
     "grid_jobs",
     "grid_nodes",
     "grids",
+    "load_keys",
     "node_snapshots",
     "resource_vectors",
     "topologies",
@@ -107,6 +110,26 @@ def grid_nodes(
     return st.lists(one, min_size=min_nodes, max_size=max_nodes).map(
         lambda specs: [GridNode(i, cap, speed) for i, (cap, speed) in enumerate(specs)]
     )
+
+
+def load_keys(nodes: Sequence[GridNode]) -> st.SearchStrategy[list[LoadKey]]:
+    """The matchmaker's load keys of `nodes` (one per node, in order): each kind used
+    from 0 to its capacity, and 0-3 jobs waiting.
+
+    Shrinks towards idle nodes with no job waiting.
+
+    Examples
+    --------
+    >>> from schedlib.preemption.resources import GridNode
+    >>> len(load_keys([GridNode(0, (2, 4)), GridNode(1, (1, 1))]).example())
+    2
+    """
+
+    def one(node: GridNode) -> st.SearchStrategy[LoadKey]:
+        used = st.tuples(*(st.integers(0, int(c)) for c in node.capacity))
+        return st.builds(load_key, st.just(node), used, st.integers(0, 3))
+
+    return st.tuples(*(one(n) for n in nodes)).map(list)
 
 
 @st.composite
