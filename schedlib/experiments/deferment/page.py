@@ -11,11 +11,15 @@ import statistics
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from schedlib.experiments.deferment.findings import QUICK_DIFFERS, _Trials, claims
-from schedlib.experiments.deferment.setup import PAPER_INTERVALS, READINGS, ExperimentSettings
-from schedlib.experiments.options import (
-    judged,
+from schedlib.experiments.claims import claim_rows
+from schedlib.experiments.deferment.findings import (
+    QUICK_DIFFERS,
+    _reading_of,
+    _Trials,
+    claims,
+    described,
 )
+from schedlib.experiments.deferment.setup import PAPER_INTERVALS, READINGS, ExperimentSettings
 from schedlib.experiments.pages import markdown_table
 from schedlib.results.verdicts import ProportionEstimate
 
@@ -31,17 +35,19 @@ def documented_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     The per-trial rows (tens of thousands) are not stored; the page needs:
 
     - the summary rows;
-    - `kind` = `"claim"`: the judged claims for every FIFO reading that ran
-      (`reading`, `key`, `claim`, `ours`, `expected`, `verdict`), each reading
-      judged on its own (Holm over its claims);
-    - `kind` = `"coincide"`: per main interval, the variants whose results are
-      identical in every trial (`groups`: lists of variant names).
+    - `kind` = `"claim"`: each claim as measured under every FIFO reading that ran
+      (`reading`, `key`, `claim`, `ours`, `verdict`, `p`), each reading judged on its
+      own (Holm over its claims; the default reading's are the paper's count);
+    - `kind` = `"coincide"`: per main interval, the variants that made the same
+      schedule in every trial (`groups`: lists of variant names).
 
     Examples
     --------
     >>> from schedlib.experiments.deferment import reproduce
+    >>> from schedlib.experiments.running import Execution
     >>> table = reproduce(ExperimentSettings(trials=2, jobs=2, tasks=2, processors=2,
-    ...     intervals=(500, 4000), bounds=(1,), overtaking_trials=0, spare_trials=0), workers=1)
+    ...     intervals=(500, 4000), bounds=(1,), overtaking_trials=0, spare_trials=0),
+    ...     Execution(workers=1))
     >>> kept = documented_rows(table)
     >>> sorted({r["kind"] for r in kept})
     ['claim', 'coincide', 'summary']
@@ -50,16 +56,20 @@ def documented_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """
     kept = [dict(r) for r in rows if r.get("kind") == "summary"]
     trials = _Trials(rows)
-    for reading in trials.readings():
-        for claim in judged(claims(rows, reading)):
-            kept.append({"kind": "claim", "reading": reading, **claim})
+    measured = claims(rows)
+    judged = claim_rows(measured)
+    first = _reading_of(trials, None)
+    for claim, row in zip(measured, judged, strict=True):
+        shown = [(first, claim.estimate, row["verdict"], row["p"])]
+        shown += [(name, m, row[f"verdict ({name})"], "") for name, m in claim.readings]
+        for reading, estimate, verdict, p in shown:
+            kept.append({"kind": "claim", "reading": reading, "key": claim.key,
+                         "claim": claim.text, "ours": described(estimate, claim.expect),
+                         "verdict": verdict, "p": p})  # fmt: skip
     results: dict[tuple[Any, ...], dict[tuple[Any, ...], list[int]]] = {}
     for (experiment, algorithm, reading, bound, interval), cells in trials.cells.items():
         if experiment == "main":
-            signature = tuple(
-                (k, cells[k]["computation"], cells[k]["waiting"], cells[k]["total_std"])
-                for k in sorted(cells)
-            )
+            signature = tuple((k, cells[k].get("schedule")) for k in sorted(cells))
             name = _variant_name(algorithm, reading, bound)
             results.setdefault((interval,), {}).setdefault(signature, []).append(name)  # type: ignore[arg-type]
     for (interval,), groups in sorted(results.items()):

@@ -13,10 +13,14 @@ from typing import Any
 
 from schedlib.errors import InvalidValueError
 from schedlib.experiments.claims import claim_rows
-from schedlib.experiments.frequency.findings import QUICK_DIFFERS, _per_replicate, claims
+from schedlib.experiments.frequency.findings import (
+    QUICK_DIFFERS,
+    SAME,
+    claims,
+    reading_groups,
+)
 from schedlib.experiments.frequency.runs import _STATIC, Settings, _label, _number, conjunction
 from schedlib.experiments.frequency.setup import (
-    _MEASURES,
     DEFAULT_COST,
     DEFAULT_SHAPE,
     HYPOTHESIS,
@@ -28,6 +32,7 @@ from schedlib.experiments.frequency.setup import (
 from schedlib.experiments.pages import markdown_table
 from schedlib.frequency.pfs import DEFAULT_GRACE
 from schedlib.frequency.policies import Readings
+from schedlib.results.verdicts import MeanEstimate
 
 
 def _means(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
@@ -111,22 +116,43 @@ def plot_comparison(rows: Sequence[Mapping[str, Any]], path: str) -> None:
     save_figure(fig, path, dpi=100)
 
 
+def _by_reading(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """Per reading (a group of identical readings is one), each claim's estimate and verdict:
+    `(label, {key: (measured, verdict)})`, the default reading first."""
+    measured = claims(rows)
+    judged = claim_rows(measured)
+    default = [(c.key, (c.estimate, row["verdict"])) for c, row in zip(measured, judged,
+                                                                       strict=True)]  # fmt: skip
+    out = [(reading_groups(rows)[0][0] if reading_groups(rows) else Readings().label,
+            dict(default))]  # fmt: skip
+    for index, (name, _) in enumerate(measured[0].readings if measured else ()):
+        out.append(
+            (
+                name,
+                {
+                    c.key: (c.readings[index][1], row[f"verdict ({name})"])
+                    for c, row in zip(measured, judged, strict=True)
+                },
+            )
+        )
+    return out
+
+
 def _reading_estimates(
     rows: Sequence[Mapping[str, Any]],
 ) -> list[tuple[str, list[tuple[float, float]]]]:
     """Per reading: (change, half-width) of each test of the hypothesis."""
-    found = {c.key: c.estimate for c in claims(rows)}
     out = []
-    for read in Readings.every():
+    for label, found in _by_reading(rows):
         values = []
         for key, *_ in HYPOTHESIS:
-            estimate = found.get(f"mfs-{key}/{read.label}")
+            estimate = found.get(f"mfs-{key}", (None, ""))[0]
             values.append(
-                (math.nan, math.nan)
-                if estimate is None
-                else (estimate.value, estimate.half_width())  # type: ignore[union-attr]
+                (estimate.value, estimate.half_width())
+                if isinstance(estimate, MeanEstimate)
+                else (math.nan, math.nan)
             )
-        out.append((read.label, values))
+        out.append((label, values))
     return out
 
 
@@ -274,16 +300,16 @@ def _compare_table(rows: Sequence[Mapping[str, Any]]) -> str:
     return markdown_table(table)
 
 
-def _readings_table(document: Mapping[str, Any]) -> str:
-    judged = {c["key"]: c for c in document["claims"]}
+def _readings_table(rows: Sequence[Mapping[str, Any]]) -> str:
     table = []
-    for read in Readings.every():
-        row: dict[str, str] = {"reading": f"`{read.label}`"}
+    for label, found in _by_reading(rows):
+        row: dict[str, str] = {"reading": " = ".join(f"`{x}`" for x in label.split(SAME))}
         verdicts = []
         for key, _, what, _ in HYPOTHESIS:
-            claim_row = judged[f"mfs-{key}/{read.label}"]
-            verdicts.append(claim_row["verdict"])
-            row[what] = f"{claim_row['ours']} **{claim_row['verdict']}**"
+            measured, verdict = found[f"mfs-{key}"]
+            verdicts.append(verdict)
+            shown = "-" if measured is None else measured.describe()
+            row[what] = f"{shown} **{verdict}**"
         row["the hypothesis"] = f"**{conjunction(verdicts)}**"
         table.append(row)
     return markdown_table(table)
@@ -296,43 +322,45 @@ def _sweep_table(rows: Sequence[Mapping[str, Any]], label: str) -> str:
             continue
         row: dict[str, str] = {"$Q$": f"{r['quantum']:g}", "`MAX_MF`": str(r["max_mf"])}
         for key, _, what, _ in HYPOTHESIS:
-            row[what] = (
+            row[f"{what} (%)"] = (
                 f"{_fmt(r[f'{key}_change_pct'], sign=True)} ± {_fmt(r[f'{key}_half_width'])} "
                 f"({r[f'{key}_verdict']})"
             )
-        row["banned / run"] = _fmt(r["banned"])
+        row["jobs banned per run"] = _fmt(r["banned"])
         row["verdict"] = f"**{r['verdict']}**"
         table.append(row)
     return markdown_table(table)
 
 
-def _hypothesis_by_reading(document: Mapping[str, Any]) -> dict[str, str]:
-    judged = {c["key"]: c["verdict"] for c in document["claims"]}
+def _hypothesis_by_reading(rows: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     return {
-        read.label: conjunction([judged[f"mfs-{key}/{read.label}"] for key, *_ in HYPOTHESIS])
-        for read in Readings.every()
+        label: conjunction([found[f"mfs-{key}"][1] for key, *_ in HYPOTHESIS])
+        for label, found in _by_reading(rows)
     }
 
 
-def _readings_where(document: Mapping[str, Any], verdict: str) -> str:
-    found = [f"`{label}`" for label, v in _hypothesis_by_reading(document).items() if v == verdict]
+def _readings_where(rows: Sequence[Mapping[str, Any]], verdict: str) -> str:
+    found = [
+        " = ".join(f"`{x}`" for x in label.split(SAME))
+        for label, v in _hypothesis_by_reading(rows).items()
+        if v == verdict
+    ]
     return ", ".join(found) if found else "none"
 
 
 def _half_widths(rows: Sequence[Mapping[str, Any]], key: str) -> tuple[float, float]:
     """The smallest and largest 95 % half-width of test `key` over the readings (percent)."""
     widths = [
-        c.estimate.half_width()  # type: ignore[union-attr]
-        for c in claims(rows)
-        if c.key.startswith(f"mfs-{key}/") and c.estimate is not None
+        found[f"mfs-{key}"][0].half_width()
+        for _, found in _by_reading(rows)
+        if isinstance(found[f"mfs-{key}"][0], MeanEstimate)
     ]
     return (min(widths), max(widths)) if widths else (math.nan, math.nan)
 
 
 def _default_cell(document: Mapping[str, Any]) -> str:
     judged = {c["key"]: c for c in document["claims"]}
-    label = Readings().label
-    parts = [f"{what} {judged[f'mfs-{key}/{label}']['ours']}" for key, _, what, _ in HYPOTHESIS]
+    parts = [f"{what} {judged[f'mfs-{key}']['ours']}" for key, _, what, _ in HYPOTHESIS]
     return "; ".join(parts)
 
 
@@ -426,14 +454,8 @@ def _quick_differs() -> str:
 
 
 def _identical(rows: Sequence[Mapping[str, Any]]) -> str:
-    """The readings of `pfs+mfs` whose runs measure the same in every replicate."""
-    runs = _per_replicate(rows)
-    seen: dict[tuple[Any, ...], list[str]] = {}
-    for (policy, label), by_replicate in runs.items():
-        if policy == "pfs+mfs":
-            key = tuple(tuple(by_replicate[r][m] for m in _MEASURES) for r in sorted(by_replicate))
-            seen.setdefault(key, []).append(f"`{label}`")
-    groups = [" and ".join(labels) for labels in seen.values() if len(labels) > 1]
+    """The readings of `pfs+mfs` whose runs are identical in every replicate (one schedule)."""
+    groups = [" and ".join(f"`{x}`" for x in g) for g in reading_groups(rows) if len(g) > 1]
     return "; ".join(groups) if groups else "no two readings"
 
 
@@ -452,10 +474,10 @@ def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str
         "full-max-mf": str(first["max_mf"]),
         "full-margin": f"{MARGIN:g}",
         "full-compare": _compare_table(rows),
-        "full-readings": _readings_table(full),
-        "full-holds": _readings_where(full, "holds"),
-        "full-fails": _readings_where(full, "does not hold"),
-        "full-inconclusive": _readings_where(full, "inconclusive"),
+        "full-readings": _readings_table(rows),
+        "full-holds": _readings_where(rows, "holds"),
+        "full-fails": _readings_where(rows, "does not hold"),
+        "full-inconclusive": _readings_where(rows, "inconclusive"),
         "full-default-cell": _default_cell(full),
         "full-cpu-widths": f"{cpu_low:.1f} to {cpu_high:.1f}",
         "full-response-widths": (
