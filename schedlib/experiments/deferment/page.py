@@ -206,68 +206,89 @@ def figures() -> dict[str, Callable[[Sequence[Mapping[str, Any]], str], None]]:
 
 
 _MEASURES = (
-    ("computation", "Computation time"),
-    ("waiting", "Waiting time"),
-    ("total", "Total time"),
-    ("total_std", "Std. dev. of total time"),
+    ("computation", "computation time"),
+    ("waiting", "waiting time"),
+    ("total", "total time"),
+    ("total_std", "std. dev. of total time"),
 )
+
+_LINES: tuple[tuple[str, str | None, bool, str], ...] = (
+    # (algorithm, reading, with the largest bound, legend)
+    ("fifo", "originals-first", False, "FIFO (originals-first), standard"),
+    ("fifo", "originals-first", True, "FIFO (originals-first), B = {B}"),
+    ("fifo", "head-job", False, "FIFO (head-job), every variant"),
+    ("round_robin", None, False, "round robin, standard"),
+    ("round_robin", None, True, "round robin, B = {B}"),
+)
+"""The lines of the figure: the standard algorithms and the largest bound (the other bounds
+lie between them, see the tables); under head-job the FIFO variants coincide."""
+
+
+def _colour_name(algorithm: str, reading: str | None) -> str:
+    return "fifo" if (algorithm, reading) == ("fifo", "originals-first") else (
+        "fifo (head-job)" if algorithm == "fifo" else "round robin"
+    )
 
 
 def plot(rows: Sequence[Mapping[str, Any]], path: str) -> None:
-    """Draw the paper's Figures 1a-4b from the main experiment's summary rows into `path`.
+    """Draw the paper's Figures 1-4 (computation, waiting, total time and the standard
+    deviation of total time) from the main experiment's summary rows into `path`.
 
-    One panel per measure (rows) and algorithm (columns: FIFO per reading,
-    round robin); in each, one group of bars per variant (Standard, Bound = n)
-    and one bar per interval.
+    One panel per measure, all in time units on one shared y axis; x is the submission
+    interval (logarithmic); one line per algorithm (standard, and deferment with the
+    largest bound dashed), its colour fixed across the reproductions' figures, with the
+    95 % interval of the mean over trials as a band.
 
     Raises
     ------
     SchedlibError
         If matplotlib is missing (names the `plot` extra).
     """
-    from schedlib.results.plotting import pyplot, save_figure
+    from schedlib.experiments.figures import colour, figure, label, marker, save
+    from schedlib.results.verdicts import t_quantile
 
-    plt = pyplot()
     main = [r for r in rows if r.get("kind") == "summary" and r["experiment"] == "main"]
-    columns = list(dict.fromkeys((r["algorithm"], r["reading"]) for r in main))
-    variants_ = sorted({r["bound"] for r in main}, key=lambda b: (b is not None, b or 0))
     intervals = sorted({r["interval"] for r in main})
-    figure, axes = plt.subplots(
-        len(_MEASURES),
-        len(columns),
-        figsize=(4.2 * len(columns), 3.0 * len(_MEASURES)),
-        squeeze=False,
-    )
-    width = 0.8 / max(1, len(intervals))
-    for row_index, (measure, title) in enumerate(_MEASURES):
-        for col, (algorithm, reading) in enumerate(columns):
-            axis = axes[row_index][col]
-            for k, interval in enumerate(intervals):
-                values = [
-                    next(
-                        (
-                            r[measure]
-                            for r in main
-                            if r["algorithm"] == algorithm
-                            and r["reading"] == reading
-                            and r["bound"] == bound
-                            and r["interval"] == interval
-                        ),
-                        math.nan,
-                    )
-                    for bound in variants_
-                ]
-                axis.bar(
-                    [v + k * width for v in range(len(variants_))],
-                    values,
-                    width,
-                    label=f"Interval = {interval:g}",
-                )
-            axis.set_xticks([v + width * (len(intervals) - 1) / 2 for v in range(len(variants_))])
-            axis.set_xticklabels(["Std" if b is None else f"B={b}" for b in variants_])
-            name = f"FIFO, {reading}" if algorithm == "fifo" else "Round-Robin"
-            axis.set_title(f"{title} ({name})", fontsize="small")
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    figure.legend(handles, labels, loc="upper center", ncol=len(intervals), fontsize="small")
-    figure.tight_layout(rect=(0, 0, 1, 0.97))
-    save_figure(figure, path, dpi=70)
+    largest = max((r["bound"] for r in main if r["bound"] is not None), default=None)
+    fig, axes = figure(2, 2, height=5.6, sharex=True, sharey=True)
+    for ax, (measure, title) in zip(axes, _MEASURES, strict=True):
+        for algorithm, reading, deferred, text in _LINES:
+            if deferred and largest is None:
+                continue
+            bound = largest if deferred else None
+            cells = {
+                r["interval"]: r
+                for r in main
+                if (r["algorithm"], r["reading"], r["bound"]) == (algorithm, reading, bound)
+            }
+            xs = [i for i in intervals if i in cells]
+            if not xs:
+                continue
+            name = _colour_name(algorithm, reading)
+            means = [cells[i][measure] for i in xs]
+            halves = [
+                t_quantile(0.975, cells[i]["trials"] - 1)
+                * cells[i].get(f"{measure}_sd", 0.0)
+                / math.sqrt(cells[i]["trials"])
+                if cells[i]["trials"] > 1
+                else 0.0
+                for i in xs
+            ]
+            ax.plot(xs, means, "--" if deferred else "-", color=colour(name),
+                    marker=marker(name), markersize=4, linewidth=1.4,
+                    label=text.format(B=bound))  # fmt: skip
+            ax.fill_between(xs, [m - h for m, h in zip(means, halves, strict=True)],
+                            [m + h for m, h in zip(means, halves, strict=True)],
+                            color=colour(name), alpha=0.2, linewidth=0)  # fmt: skip
+        ax.set_title(title)
+        ax.set_xscale("log")
+        ax.set_xticks(intervals)
+        ax.set_xticklabels([f"{i:g}" for i in intervals])
+        ax.minorticks_off()
+    for ax in axes[2:]:
+        ax.set_xlabel(label("submission interval", "time units"))
+    for ax in axes[::2]:
+        ax.set_ylabel(label("mean per job", "time units"))
+    handles, texts = axes[0].get_legend_handles_labels()
+    fig.legend(handles, texts, loc="outside lower center", ncol=2)
+    save(fig, path)

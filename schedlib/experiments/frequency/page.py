@@ -39,83 +39,6 @@ def _means(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     return [r for r in rows if r.get("part") == "compare" and r.get("replicate") == "mean"]
 
 
-def plot_comparison(rows: Sequence[Mapping[str, Any]], path: str) -> None:
-    """Bars of the comparison at the default readings: turnaround, response, moves.
-
-    Raises
-    ------
-    SchedlibError
-        If matplotlib is missing (names the `plot` extra).
-    """
-    from schedlib.results.plotting import pyplot, save_figure
-
-    plt = pyplot()
-    default = {_label("pfs", Readings()), Readings().label, _STATIC}
-    means = [r for r in _means(rows) if r["readings"] in default]
-    names = [r["policy"] for r in means]
-    xs = list(range(len(means)))
-    colours = ["tab:blue", "tab:orange", "tab:green", "tab:red"][: len(means)]
-    fig, axes = plt.subplots(1, 3, figsize=(12, 3.8))
-    axes[0].bar(
-        xs,
-        [r["cpu_turnaround"] for r in means],
-        yerr=[r["cpu_turnaround_sd"] for r in means],
-        capsize=4,
-        color=colours,
-    )
-    axes[0].set_title("CPU-bound jobs: mean turnaround (s)")
-    width = 0.4
-    axes[1].bar(
-        [x - width / 2 for x in xs],
-        [r["response"] for r in means],
-        width,
-        yerr=[r["response_sd"] for r in means],
-        capsize=3,
-        color=colours,
-        label="all bursts",
-    )
-    axes[1].bar(
-        [x + width / 2 for x in xs],
-        [r["short_response"] for r in means],
-        width,
-        color=colours,
-        alpha=0.5,
-        hatch="//",
-        label=f"bursts <= {SHORT_BURST:g} s",
-    )
-    axes[1].set_yscale("log")
-    axes[1].set_title("interactive jobs: mean burst response (s)")
-    axes[1].legend(fontsize="small")
-    axes[2].bar(
-        [x - width / 2 for x in xs],
-        [r["preemptions"] / 100 for r in means],
-        width,
-        color="tab:gray",
-        label="preemptions / 100",
-    )
-    axes[2].bar(
-        [x + width / 2 for x in xs],
-        [r["migrations"] for r in means],
-        width,
-        color="tab:purple",
-        label="migrations",
-    )
-    axes[2].set_title("per run")
-    axes[2].legend(fontsize="small")
-    for ax in axes:
-        ax.set_xticks(xs)
-        ax.set_xticklabels(names)
-        ax.grid(axis="y", alpha=0.3)
-    first = means[0] if means else {"quantum": math.nan, "max_mf": "?", "replicates": "?"}
-    fig.suptitle(
-        f"The four policies at the default readings (Q = {first['quantum']:g} s, "
-        f"MAX_MF = {first['max_mf']}), means over {first['replicates']} replicates; "
-        "error bars: sd over replicates"
-    )
-    fig.tight_layout()
-    save_figure(fig, path, dpi=100)
-
-
 def _by_reading(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
     """Per reading (a group of identical readings is one), each claim's estimate and verdict:
     `(label, {key: (measured, verdict)})`, the default reading first."""
@@ -138,6 +61,67 @@ def _by_reading(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, dict[str, 
     return out
 
 
+def _replicate_values(
+    rows: Sequence[Mapping[str, Any]], policy: str, readings: str, field: str
+) -> list[float]:
+    return [
+        float(r[field])
+        for r in rows
+        if r.get("part") == "compare"
+        and isinstance(r.get("replicate"), int)
+        and (r["policy"], r["readings"]) == (policy, readings)
+        and not math.isnan(_number(r[field]))
+    ]
+
+
+_POLICY_NAMES = {"pfs": "PFS", "pfs+mfs": "PFS+MFS", "round_robin": "round robin", "fcfs": "FCFS"}
+"""How the figures name the policies (their colours are those of `figures.colour`)."""
+_COLOUR_OF = {"pfs": "pfs", "pfs+mfs": "mfs", "round_robin": "round_robin", "fcfs": "fcfs"}
+
+
+def plot_comparison(rows: Sequence[Mapping[str, Any]], path: str) -> None:
+    """The four policies at the default readings: CPU-bound turnaround, interactive response
+    (all bursts and short bursts, logarithmic: FCFS's is 20 times PFS's) and migrations per
+    run, each the mean over replicates with its 95 % interval.
+
+    Raises
+    ------
+    SchedlibError
+        If matplotlib is missing (names the `plot` extra).
+    """
+    from schedlib.experiments.figures import figure, interval_bars, label, save
+
+    default = {_label("pfs", Readings()), Readings().label, _STATIC}
+    means = [r for r in _means(rows) if r["readings"] in default]
+    policies = [r["policy"] for r in means]
+    ys = list(range(len(policies)))
+    fig, axes = figure(1, 3, height=2.8, sharey=True)
+    panels = (
+        (axes[0], ("cpu_turnaround",), label("CPU-bound turnaround", "s"), False),
+        (axes[1], ("response", "short_response"), label("burst response", "s"), True),
+        (axes[2], ("migrations",), label("migrations per run", ""), False),
+    )
+    for ax, fields, title, log in panels:
+        for field in fields:
+            for y, r in zip(ys, means, strict=True):
+                name = _COLOUR_OF.get(r["policy"], r["policy"])
+                values = _replicate_values(rows, r["policy"], r["readings"], field)
+                if not values:
+                    continue
+                short = field == "short_response"
+                interval_bars(ax, [y + (0.2 if short else 0.0)], [values], name, horizontal=True)
+                if short:  # hollow: bursts of at most SHORT_BURST
+                    ax.lines[-1].set_markerfacecolor("white")
+        ax.set_xlabel(title)
+        if log:
+            ax.set_xscale("log")
+    axes[0].set_yticks(ys)
+    axes[0].set_yticklabels([_POLICY_NAMES.get(p, p) for p in policies])
+    axes[0].invert_yaxis()
+    axes[1].set_title(f"filled: all bursts; hollow: at most {SHORT_BURST:g} s", fontsize=8.5)
+    save(fig, path)
+
+
 def _reading_estimates(
     rows: Sequence[Mapping[str, Any]],
 ) -> list[tuple[str, list[tuple[float, float]]]]:
@@ -157,46 +141,45 @@ def _reading_estimates(
 
 
 def plot_readings(rows: Sequence[Mapping[str, Any]], path: str) -> None:
-    """The hypothesis under each reading: the three changes with their 95 % intervals.
+    """The hypothesis under each reading: the three changes with their 95 % intervals, the
+    claim's margin shaded (a forest plot; readings with identical runs are one line).
 
     Raises
     ------
     SchedlibError
         If matplotlib is missing (names the `plot` extra).
     """
-    from schedlib.results.plotting import pyplot, save_figure
+    from schedlib.experiments.figures import PALETTE, colour, figure, label, save
 
-    plt = pyplot()
     estimates = _reading_estimates(rows)
-    fig, axes = plt.subplots(1, len(HYPOTHESIS), figsize=(15, 4.6), sharey=True)
+    fig, axes = figure(1, len(HYPOTHESIS), height=1.0 + 0.42 * len(estimates), sharey=True)
     ys = list(range(len(estimates)))
     for ax, (index, (_, _, what, expect)) in zip(axes, enumerate(HYPOTHESIS), strict=True):
         values = [e[index] for _, e in estimates]
-        ax.errorbar(
-            [v for v, _ in values],
-            ys,
-            xerr=[h for _, h in values],
-            fmt="o",
-            color="tab:blue",
-            capsize=3,
-        )
-        ax.axvline(0.0, color="black", linewidth=0.8)
-        if expect.low is not None and expect.high is not None:
-            ax.axvspan(expect.low, expect.high, color="tab:green", alpha=0.15)
-        ax.set_title(f"{what}\n(% change; expected {expect.describe('%')})", fontsize=9)
-        ax.grid(axis="x", alpha=0.3)
+        ax.errorbar([v for v, _ in values], ys, xerr=[h for _, h in values], fmt="o",
+                    color=colour("mfs"), capsize=3, markersize=4)  # fmt: skip
+        ax.axvline(0.0, color=PALETTE["black"], linewidth=0.8)
+        low = expect.low if expect.low is not None else None
+        high = expect.high if expect.high is not None else None
+        if low is not None and high is not None:
+            ax.axvspan(low, high, color=PALETTE["bluish green"], alpha=0.15, linewidth=0)
+        elif high is not None:
+            ax.axvspan(ax.get_xlim()[0], high, color=PALETTE["bluish green"], alpha=0.15,
+                       linewidth=0)  # fmt: skip
+        ax.set_title(what.replace(", bursts of", ",\nbursts of"))
+        ax.set_xlabel(label("change against PFS", "%"))
     axes[0].set_yticks(ys)
-    axes[0].set_yticklabels([label for label, _ in estimates], fontsize=8)
+    axes[0].set_yticklabels([name.replace(SAME, " =\n") for name, _ in estimates], fontsize=8.5)
     axes[0].invert_yaxis()
-    fig.suptitle("PFS+MFS against PFS under each reading: mean change and 95 % interval")
-    fig.tight_layout()
-    save_figure(fig, path, dpi=100)
+    save(fig, path)
 
 
 def plot_sweep(
     rows: Sequence[Mapping[str, Any]], path: str, *, readings: str | None = None
 ) -> None:
-    """Heat maps of the sweep under one reading: the three changes in percent, with verdicts.
+    """The sweep under one reading: each test's change against `MAX_MF`, one line per $Q$,
+    with its 95 % interval (error bars) and the claim's margin shaded; a symmetric
+    logarithmic y axis beyond ±10 % (a small `MAX_MF` multiplies the CPU-bound turnaround).
 
     Parameters
     ----------
@@ -214,47 +197,42 @@ def plot_sweep(
     InvalidValueError
         If the rows hold no sweep under that reading.
     """
-    from schedlib.results.plotting import pyplot, save_figure
+    from schedlib.experiments.figures import PALETTE, figure, label, save
 
-    plt = pyplot()
     sweep = [r for r in rows if r.get("part") == "sweep"]
-    label = readings if readings is not None else (sweep[0]["readings"] if sweep else None)
-    sweep = [r for r in sweep if r["readings"] == label]
+    name = readings if readings is not None else (sweep[0]["readings"] if sweep else None)
+    sweep = [r for r in sweep if r["readings"] == name]
     if not sweep:
-        raise InvalidValueError("readings", label, "the rows hold no sweep under this reading")
+        raise InvalidValueError("readings", name, "the rows hold no sweep under this reading")
     quanta = sorted({r["quantum"] for r in sweep})
     limits = sorted({r["max_mf"] for r in sweep})
     cell = {(r["quantum"], r["max_mf"]): r for r in sweep}
-    fig, axes = plt.subplots(1, len(HYPOTHESIS), figsize=(15, 4.4))
-    for ax, (key, _, what, _) in zip(axes, HYPOTHESIS, strict=True):
-        grid = [[_number(cell[(q, m)][f"{key}_change_pct"]) for m in limits] for q in quanta]
-        image = ax.imshow(grid, cmap="RdYlGn_r", vmin=-20, vmax=20, aspect="auto")
-        for i, q in enumerate(quanta):
-            for j, m in enumerate(limits):
-                row = cell[(q, m)]
-                ax.text(
-                    j,
-                    i,
-                    f"{_number(row[f'{key}_change_pct']):+.1f}\n"
-                    f"±{_number(row[f'{key}_half_width']):.1f}\n{row[f'{key}_verdict']}",
-                    ha="center",
-                    va="center",
-                    fontsize=7,
-                )
-        ax.set_xticks(range(len(limits)))
+    colours = [PALETTE[c] for c in ("blue", "orange", "bluish green", "vermillion",
+                                    "reddish purple", "sky blue", "black")]  # fmt: skip
+    styles = ("o", "s", "^", "D", "v", "P", "X")
+    fig, axes = figure(1, len(HYPOTHESIS), height=3.0, sharey=True)
+    xs = list(range(len(limits)))
+    for ax, (key, _, what, expect) in zip(axes, HYPOTHESIS, strict=True):
+        if expect.low is not None and expect.high is not None:
+            ax.axhspan(expect.low, expect.high, color=PALETTE["bluish green"], alpha=0.15,
+                       linewidth=0)  # fmt: skip
+        ax.axhline(0.0, color=PALETTE["black"], linewidth=0.8)
+        for k, q in enumerate(quanta):
+            means = [_number(cell[(q, m)][f"{key}_change_pct"]) for m in limits]
+            halves = [_number(cell[(q, m)][f"{key}_half_width"]) for m in limits]
+            shift = (k - (len(quanta) - 1) / 2) * 0.08
+            ax.errorbar([x + shift for x in xs], means, yerr=halves, color=colours[k % 7],
+                        marker=styles[k % 7], markersize=4, capsize=2, linewidth=1.2,
+                        label=f"Q = {q:g} s")  # fmt: skip
+        ax.set_yscale("symlog", linthresh=10)
+        ax.set_xticks(xs)
         ax.set_xticklabels([str(m) for m in limits])
-        ax.set_yticks(range(len(quanta)))
-        ax.set_yticklabels([f"{q:g}" for q in quanta])
         ax.set_xlabel("MAX_MF")
-        ax.set_ylabel("quantum Q (s)")
-        ax.set_title(f"{what} (% change)", fontsize=9)
-        fig.colorbar(image, ax=ax, fraction=0.046)
-    fig.suptitle(
-        f"PFS+MFS against PFS, reading {label}: mean change ± 95 % half-width and the verdict "
-        "of each test (Holm over the whole sweep); colours clipped at ±20 %"
-    )
-    fig.tight_layout()
-    save_figure(fig, path, dpi=100)
+        ax.set_title(what.replace(", bursts of", ",\nbursts of"))
+    axes[0].set_ylabel(label("change against PFS", "%"))
+    handles, texts = axes[0].get_legend_handles_labels()
+    fig.legend(handles, texts, loc="outside lower center", ncol=len(quanta))
+    save(fig, path)
 
 
 def figures() -> dict[str, Callable[[Sequence[Mapping[str, Any]], str], None]]:
