@@ -13,7 +13,6 @@ from typing import Any
 
 from schedlib.experiments.claims import claim_rows
 from schedlib.experiments.deferment.findings import (
-    QUICK_DIFFERS,
     _reading_of,
     _Trials,
     claims,
@@ -165,9 +164,7 @@ def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str
     ]
     longest = [r for r in main if r["interval"] == intervals[-1]] if intervals else []
     alone = statistics.fmean(r["computation"] for r in longest) if longest else math.nan
-    differs = [f"- {_claim_text(full, key)}: {why}" for key, why in QUICK_DIFFERS.items()]
     return {
-        "quick-differs": "\n".join(differs) or "(none)",
         "full-alone": f"{alone:.0f}",
         "model-spare-power": f"{round(_spare_power(ExperimentSettings()), -4):,.0f}",
         "full-main": "\n\n".join(blocks),

@@ -14,7 +14,6 @@ from typing import Any
 from schedlib.errors import InvalidValueError
 from schedlib.experiments.claims import claim_rows
 from schedlib.experiments.frequency.findings import (
-    QUICK_DIFFERS,
     SAME,
     claims,
     reading_groups,
@@ -425,12 +424,6 @@ def _stability(full: Mapping[str, Any], sizes: Sequence[int] = (20, 30)) -> str:
     return "; ".join(parts)
 
 
-def _quick_differs() -> str:
-    if not QUICK_DIFFERS:
-        return "none"
-    return "; ".join(f"`{key}` ({why})" for key, why in QUICK_DIFFERS.items())
-
-
 def _identical(rows: Sequence[Mapping[str, Any]]) -> str:
     """The readings of `pfs+mfs` whose runs are identical in every replicate (one schedule)."""
     groups = [" and ".join(f"`{x}`" for x in g) for g in reading_groups(rows) if len(g) > 1]
@@ -466,7 +459,6 @@ def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str
         "full-short": f"{SHORT_BURST:g}",
         "full-identical": _identical(rows),
         "full-stability": _stability(full),
-        "quick-differs": _quick_differs(),
     }
     for read in SWEEP_READINGS:
         sections[f"full-sweep-{read.next_burst}"] = _sweep_table(rows, read.label)
