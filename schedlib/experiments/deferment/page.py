@@ -82,19 +82,36 @@ _SHOWN = (
     ("total", "total"),
     ("total_std", "std. dev. of total"),
 )
+UNIT = "time units"
+"""The paper's unit of time (§5.1: a processor's speed is in instructions per unit time; one
+step of the load model is one unit)."""
 
 
-def _summary_table(rows: Sequence[Mapping[str, Any]]) -> str:
-    lines = []
+def _summary_tables(rows: Sequence[Mapping[str, Any]]) -> str:
+    """Two tables of summary rows: the times (means over the trials, in time units), and
+    overtaking, replicas and spare power."""
+    times, others = [], []
     for r in rows:
-        cell = {"algorithm": _variant_name(r["algorithm"], r["reading"], r["bound"])}
-        for field, title in _SHOWN:
-            cell[title] = f"{r[field]:.1f}"
-        cell["overtaking jobs (trials)"] = f"{r['overtaking_jobs']} ({r['overtaking_trials']})"
-        cell["replicas / trial"] = f"{r['replicas']:.1f}"
-        cell["spare power consumed"] = "-" if r["work"] is None else f"{r['work']:.1f} %"
-        lines.append(cell)
-    return markdown_table(lines)
+        name = _variant_name(r["algorithm"], r["reading"], r["bound"])
+        times.append(
+            {
+                "algorithm": name,
+                **{f"{title} ({UNIT})": f"{r[field]:.1f}" for field, title in _SHOWN},
+            }
+        )
+        others.append({
+            "algorithm": name,
+            "overtaking jobs (in trials)": f"{r['overtaking_jobs']} ({r['overtaking_trials']})",
+            "replicas per trial": f"{r['replicas']:.1f}",
+            "spare power consumed (%)": "-" if r["work"] is None else f"{r['work']:.1f}",
+        })  # fmt: skip
+    return markdown_table(times) + "\n\n" + markdown_table(others)
+
+
+def _collapsed(title: str, text: str) -> str:
+    """`text` in a collapsible block (closed) titled `title`."""
+    body = "\n".join(f"    {line}" if line else "" for line in text.splitlines())
+    return f'??? note "{title}"\n\n{body}'
 
 
 def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str, str]:
@@ -110,12 +127,15 @@ def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str
         at = [r for r in main if r["interval"] == interval]
         paper = "" if interval in PAPER_INTERVALS else " (ours)"
         blocks.append(
-            f"**Interval {interval:g}{paper}**, {at[0]['trials']} trials\n\n" + _summary_table(at)
-        )
+            _collapsed(f"Interval {interval:g}{paper}: {at[0]['trials']} trials",
+                       _summary_tables(at))
+        )  # fmt: skip
     spare = [r for r in summary if r["experiment"] == "spare"]
     spare_blocks = [
-        f"**Interval {i:g}**, {next(r for r in spare if r['interval'] == i)['trials']} trials\n\n"
-        + _summary_table([r for r in spare if r["interval"] == i])
+        _collapsed(
+            f"Interval {i:g}: {next(r for r in spare if r['interval'] == i)['trials']} trials",
+            _summary_tables([r for r in spare if r["interval"] == i]),
+        )
         for i in sorted({r["interval"] for r in spare})
     ]
     coincide = []
@@ -137,13 +157,14 @@ def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str
             coincide.extend(f"    - {_group(g)}" for g in same)
     verdicts = [r for r in rows if r["kind"] == "claim"]
     readings = [name for name in READINGS if any(r["reading"] == name for r in verdicts)]
+    others = readings[1:]
     table = []
-    for key in dict.fromkeys(r["key"] for r in verdicts):
-        cell = {"claim": next(r["claim"] for r in verdicts if r["key"] == key)}
-        for reading in readings:
+    for i, key in enumerate(dict.fromkeys(r["key"] for r in verdicts), start=1):
+        cell = {"#": str(i)}
+        for reading in others:
             row = next(r for r in verdicts if r["key"] == key and r["reading"] == reading)
-            cell[f"{reading}: ours"] = row["ours"]
-            cell[f"{reading}: verdict"] = f"**{row['verdict']}**"
+            cell[f"under {reading}: ours"] = row["ours"].split("; ", 1)[0]
+            cell["verdict"] = f"**{row['verdict']}**"
         table.append(cell)
     below = {r["interval"] for r in summary if r["experiment"] == "overtaking"}
     overtaking = [r for r in summary if r["experiment"] == "overtaking"] + [
@@ -158,7 +179,9 @@ def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str
             "trials": r["trials"],
             "overtaking jobs": r["overtaking_jobs"],
             "trials with one": r["overtaking_trials"],
-            "share of trials": ProportionEstimate(r["overtaking_trials"], r["trials"]).describe(),
+            "share of trials (exact 95 % interval)": ProportionEstimate(
+                r["overtaking_trials"], r["trials"]
+            ).describe(),
         }
         for r in overtaking
     ]
@@ -170,13 +193,9 @@ def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str
         "full-main": "\n\n".join(blocks),
         "full-coincide": "\n".join(coincide),
         "full-spare": "\n\n".join(spare_blocks) or "(not run)",
-        "full-readings": markdown_table(table),
+        "full-readings": markdown_table(table) if others else "(no other reading)",
         "full-overtaking": markdown_table(p0),
     }
-
-
-def _claim_text(document: Mapping[str, Any], key: str) -> str:
-    return next((c["claim"] for c in document["claims"] if c["key"] == key), key)
 
 
 def _group(names: Sequence[str]) -> str:
@@ -221,10 +240,15 @@ _LINES: tuple[tuple[str, str | None, bool, str], ...] = (
 lie between them, see the tables); under head-job the FIFO variants coincide."""
 
 
-def _colour_name(algorithm: str, reading: str | None) -> str:
-    return "fifo" if (algorithm, reading) == ("fifo", "originals-first") else (
-        "fifo (head-job)" if algorithm == "fifo" else "round robin"
-    )
+def _colour(algorithm: str, reading: str | None) -> tuple[str, str]:
+    """The colour and marker of a line: FIFO's and round robin's fixed colours; FIFO under
+    the head-job reading in orange (a second FIFO)."""
+    from schedlib.experiments.figures import PALETTE, colour, marker
+
+    if algorithm == "fifo" and reading != "originals-first":
+        return PALETTE["orange"], "^"
+    name = "fifo" if algorithm == "fifo" else "round robin"
+    return colour(name), marker(name)
 
 
 def plot(rows: Sequence[Mapping[str, Any]], path: str) -> None:
@@ -241,7 +265,7 @@ def plot(rows: Sequence[Mapping[str, Any]], path: str) -> None:
     SchedlibError
         If matplotlib is missing (names the `plot` extra).
     """
-    from schedlib.experiments.figures import colour, figure, label, marker, save
+    from schedlib.experiments.figures import figure, label, save
     from schedlib.results.verdicts import t_quantile
 
     main = [r for r in rows if r.get("kind") == "summary" and r["experiment"] == "main"]
@@ -261,7 +285,7 @@ def plot(rows: Sequence[Mapping[str, Any]], path: str) -> None:
             xs = [i for i in intervals if i in cells]
             if not xs:
                 continue
-            name = _colour_name(algorithm, reading)
+            tint, symbol = _colour(algorithm, reading)
             means = [cells[i][measure] for i in xs]
             halves = [
                 t_quantile(0.975, cells[i]["trials"] - 1)
@@ -271,12 +295,12 @@ def plot(rows: Sequence[Mapping[str, Any]], path: str) -> None:
                 else 0.0
                 for i in xs
             ]
-            ax.plot(xs, means, "--" if deferred else "-", color=colour(name),
-                    marker=marker(name), markersize=4, linewidth=1.4,
+            ax.plot(xs, means, "--" if deferred else "-", color=tint,
+                    marker=symbol, markersize=4, linewidth=1.4,
                     label=text.format(B=bound))  # fmt: skip
             ax.fill_between(xs, [m - h for m, h in zip(means, halves, strict=True)],
                             [m + h for m, h in zip(means, halves, strict=True)],
-                            color=colour(name), alpha=0.2, linewidth=0)  # fmt: skip
+                            color=tint, alpha=0.2, linewidth=0)  # fmt: skip
         ax.set_title(title)
         ax.set_xscale("log")
         ax.set_xticks(intervals)
@@ -285,7 +309,7 @@ def plot(rows: Sequence[Mapping[str, Any]], path: str) -> None:
     for ax in axes[2:]:
         ax.set_xlabel(label("submission interval", "time units"))
     for ax in axes[::2]:
-        ax.set_ylabel(label("mean per job", "time units"))
+        ax.set_ylabel(label("mean over the trials", "time units"))
     handles, texts = axes[0].get_legend_handles_labels()
     fig.legend(handles, texts, loc="outside lower center", ncol=2)
     save(fig, path)

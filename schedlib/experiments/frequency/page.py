@@ -78,46 +78,69 @@ _POLICY_NAMES = {"pfs": "PFS", "pfs+mfs": "PFS+MFS", "round_robin": "round robin
 _COLOUR_OF = {"pfs": "pfs", "pfs+mfs": "mfs", "round_robin": "round_robin", "fcfs": "fcfs"}
 
 
+_TITLES = {
+    "cpu": "CPU-bound turnaround",
+    "response": "interactive response,\nall bursts",
+    "short": f"interactive response,\nbursts of at most {SHORT_BURST:g} s",
+}
+"""The panel titles of the figures, one per test of the hypothesis."""
+
+
+def _plain_log_ticks(axis: Any, ticks: Sequence[float]) -> None:
+    """Plain numbers (not powers of ten) as the ticks of a logarithmic axis."""
+    axis.set_ticks(list(ticks))
+    axis.set_ticklabels([f"{t:g}" for t in ticks])
+    axis.set_minor_formatter(_null_formatter())
+
+
+def _null_formatter() -> Any:
+    from matplotlib.ticker import NullFormatter
+
+    return NullFormatter()
+
+
 def plot_comparison(rows: Sequence[Mapping[str, Any]], path: str) -> None:
     """The four policies at the default readings: CPU-bound turnaround, interactive response
-    (all bursts and short bursts, logarithmic: FCFS's is 20 times PFS's) and migrations per
-    run, each the mean over replicates with its 95 % interval.
+    (all bursts filled, short bursts hollow; a logarithmic axis, since FCFS's response is
+    about ten times PFS's) and migrations per run, each the mean over replicates with its
+    95 % interval (dots and error bars, no bars).
 
     Raises
     ------
     SchedlibError
         If matplotlib is missing (names the `plot` extra).
     """
-    from schedlib.experiments.figures import figure, interval_bars, label, save
+    from schedlib.experiments.figures import colour, figure, label, marker, mean_interval, save
 
     default = {_label("pfs", Readings()), Readings().label, _STATIC}
     means = [r for r in _means(rows) if r["readings"] in default]
     policies = [r["policy"] for r in means]
     ys = list(range(len(policies)))
-    fig, axes = figure(1, 3, height=2.8, sharey=True)
+    fig, axes = figure(1, 3, height=2.6, sharey=True)
     panels = (
-        (axes[0], ("cpu_turnaround",), label("CPU-bound turnaround", "s"), False),
-        (axes[1], ("response", "short_response"), label("burst response", "s"), True),
-        (axes[2], ("migrations",), label("migrations per run", ""), False),
-    )
-    for ax, fields, title, log in panels:
-        for field in fields:
+        (axes[0], (("cpu_turnaround", 0.0, True),), label("CPU-bound turnaround", "s")),
+        (axes[1], (("response", -0.15, True), ("short_response", 0.15, False)),
+         label("burst response", "s")),
+        (axes[2], (("migrations", 0.0, True),), label("migrations", "per run")),
+    )  # fmt: skip
+    for ax, fields, title in panels:
+        for field, shift, filled in fields:
             for y, r in zip(ys, means, strict=True):
                 name = _COLOUR_OF.get(r["policy"], r["policy"])
                 values = _replicate_values(rows, r["policy"], r["readings"], field)
                 if not values:
                     continue
-                short = field == "short_response"
-                interval_bars(ax, [y + (0.2 if short else 0.0)], [values], name, horizontal=True)
-                if short:  # hollow: bursts of at most SHORT_BURST
-                    ax.lines[-1].set_markerfacecolor("white")
+                mean, low, high = mean_interval(values)
+                ax.errorbar([mean], [y + shift], xerr=[[mean - low], [high - mean]],
+                            fmt=marker(name), color=colour(name), capsize=3, markersize=5,
+                            markerfacecolor=colour(name) if filled else "white")  # fmt: skip
         ax.set_xlabel(title)
-        if log:
-            ax.set_xscale("log")
+    axes[1].set_xscale("log")
+    _plain_log_ticks(axes[1].xaxis, (0.3, 1, 3, 10))
     axes[0].set_yticks(ys)
     axes[0].set_yticklabels([_POLICY_NAMES.get(p, p) for p in policies])
     axes[0].invert_yaxis()
-    axes[1].set_title(f"filled: all bursts; hollow: at most {SHORT_BURST:g} s", fontsize=8.5)
+    axes[1].set_title(f"filled: all bursts\nhollow: bursts of at most {SHORT_BURST:g} s")
     save(fig, path)
 
 
@@ -141,7 +164,8 @@ def _reading_estimates(
 
 def plot_readings(rows: Sequence[Mapping[str, Any]], path: str) -> None:
     """The hypothesis under each reading: the three changes with their 95 % intervals, the
-    claim's margin shaded (a forest plot; readings with identical runs are one line).
+    equivalence margin of the interactive tests shaded (a forest plot; readings whose runs
+    are identical are one line).
 
     Raises
     ------
@@ -151,21 +175,17 @@ def plot_readings(rows: Sequence[Mapping[str, Any]], path: str) -> None:
     from schedlib.experiments.figures import PALETTE, colour, figure, label, save
 
     estimates = _reading_estimates(rows)
-    fig, axes = figure(1, len(HYPOTHESIS), height=1.0 + 0.42 * len(estimates), sharey=True)
+    fig, axes = figure(1, len(HYPOTHESIS), height=1.2 + 0.42 * len(estimates), sharey=True)
     ys = list(range(len(estimates)))
-    for ax, (index, (_, _, what, expect)) in zip(axes, enumerate(HYPOTHESIS), strict=True):
+    for ax, (index, (key, _, _, expect)) in zip(axes, enumerate(HYPOTHESIS), strict=True):
         values = [e[index] for _, e in estimates]
+        if expect.low is not None and expect.high is not None:
+            ax.axvspan(expect.low, expect.high, color=PALETTE["bluish green"], alpha=0.15,
+                       linewidth=0)  # fmt: skip
+        ax.axvline(0.0, color=PALETTE["black"], linewidth=0.8)
         ax.errorbar([v for v, _ in values], ys, xerr=[h for _, h in values], fmt="o",
                     color=colour("mfs"), capsize=3, markersize=4)  # fmt: skip
-        ax.axvline(0.0, color=PALETTE["black"], linewidth=0.8)
-        low = expect.low if expect.low is not None else None
-        high = expect.high if expect.high is not None else None
-        if low is not None and high is not None:
-            ax.axvspan(low, high, color=PALETTE["bluish green"], alpha=0.15, linewidth=0)
-        elif high is not None:
-            ax.axvspan(ax.get_xlim()[0], high, color=PALETTE["bluish green"], alpha=0.15,
-                       linewidth=0)  # fmt: skip
-        ax.set_title(what.replace(", bursts of", ",\nbursts of"))
+        ax.set_title(_TITLES[key])
         ax.set_xlabel(label("change against PFS", "%"))
     axes[0].set_yticks(ys)
     axes[0].set_yticklabels([name.replace(SAME, " =\n") for name, _ in estimates], fontsize=8.5)
@@ -206,12 +226,12 @@ def plot_sweep(
     quanta = sorted({r["quantum"] for r in sweep})
     limits = sorted({r["max_mf"] for r in sweep})
     cell = {(r["quantum"], r["max_mf"]): r for r in sweep}
-    colours = [PALETTE[c] for c in ("blue", "orange", "bluish green", "vermillion",
-                                    "reddish purple", "sky blue", "black")]  # fmt: skip
-    styles = ("o", "s", "^", "D", "v", "P", "X")
-    fig, axes = figure(1, len(HYPOTHESIS), height=3.0, sharey=True)
+    # the quanta are not policies: colours that no policy of this page uses
+    colours = [PALETTE[c] for c in ("blue", "orange", "reddish purple", "black", "sky blue")]
+    styles = ("o", "s", "^", "D", "v")
+    fig, axes = figure(1, len(HYPOTHESIS), height=3.2, sharey=True)
     xs = list(range(len(limits)))
-    for ax, (key, _, what, expect) in zip(axes, HYPOTHESIS, strict=True):
+    for ax, (key, _, _, expect) in zip(axes, HYPOTHESIS, strict=True):
         if expect.low is not None and expect.high is not None:
             ax.axhspan(expect.low, expect.high, color=PALETTE["bluish green"], alpha=0.15,
                        linewidth=0)  # fmt: skip
@@ -219,15 +239,18 @@ def plot_sweep(
         for k, q in enumerate(quanta):
             means = [_number(cell[(q, m)][f"{key}_change_pct"]) for m in limits]
             halves = [_number(cell[(q, m)][f"{key}_half_width"]) for m in limits]
-            shift = (k - (len(quanta) - 1) / 2) * 0.08
-            ax.errorbar([x + shift for x in xs], means, yerr=halves, color=colours[k % 7],
-                        marker=styles[k % 7], markersize=4, capsize=2, linewidth=1.2,
+            shift = (k - (len(quanta) - 1) / 2) * 0.1
+            ax.errorbar([x + shift for x in xs], means, yerr=halves, color=colours[k % 5],
+                        marker=styles[k % 5], markersize=4, capsize=2, linewidth=1.2,
                         label=f"Q = {q:g} s")  # fmt: skip
-        ax.set_yscale("symlog", linthresh=10)
+        ax.set_yscale("symlog", linthresh=10, linscale=2)
+        ax.set_yticks([-10, -5, 0, 5, 10, 100, 1000])
+        ax.set_yticklabels(["-10", "-5", "0", "5", "10", "100", "1000"])
+        ax.yaxis.set_minor_formatter(_null_formatter())
         ax.set_xticks(xs)
         ax.set_xticklabels([str(m) for m in limits])
         ax.set_xlabel("MAX_MF")
-        ax.set_title(what.replace(", bursts of", ",\nbursts of"))
+        ax.set_title(_TITLES[key])
     axes[0].set_ylabel(label("change against PFS", "%"))
     handles, texts = axes[0].get_legend_handles_labels()
     fig.legend(handles, texts, loc="outside lower center", ncol=len(quanta))
@@ -256,25 +279,42 @@ def _fmt(value: Any, digits: int = 1, sign: bool = False) -> str:
     return f"{number:+.{digits}f}" if sign else f"{number:.{digits}f}"
 
 
-def _compare_table(rows: Sequence[Mapping[str, Any]]) -> str:
-    table = []
+def _with_interval(rows: Sequence[Mapping[str, Any]], r: Mapping[str, Any], field: str,
+                   digits: int) -> str:  # fmt: skip
+    """The mean of `field` over the replicates of `r`'s policy and reading, ± the 95 %
+    half-width (the page's ±)."""
+    values = _replicate_values(rows, r["policy"], r["readings"], field)
+    if not values:
+        return _fmt(r[field], digits)
+    estimate = MeanEstimate(tuple(values))
+    half = estimate.half_width()
+    shown = f"{estimate.mean:.{digits}f}"
+    return shown if math.isnan(half) else f"{shown} ± {half:.{digits}f}"
+
+
+def _who(r: Mapping[str, Any]) -> str:
+    return f"`{r['policy']}`" + ("" if r["readings"] == _STATIC else f" `{r['readings']}`")
+
+
+def _compare_tables(rows: Sequence[Mapping[str, Any]]) -> tuple[str, str]:
+    """The comparison's means over replicates: the jobs' times, and the moves per run."""
+    times, moves = [], []
     for r in _means(rows):
-        table.append(
-            {
-                "policy": f"`{r['policy']}`",
-                "readings": f"`{r['readings']}`",
-                "CPU-bound turnaround (s)": f"{_fmt(r['cpu_turnaround'])} ± "
-                f"{_fmt(r['cpu_turnaround_sd'])}",
-                "response, all bursts (s)": f"{_fmt(r['response'], 2)} ± "
-                f"{_fmt(r['response_sd'], 2)}",
-                "p95 (s)": _fmt(r["response_p95"], 2),
-                "response, short bursts (s)": _fmt(r["short_response"], 2),
-                "migrations": _fmt(r["migrations"]),
-                "preemptions": _fmt(r["preemptions"], 0),
-                "banned": _fmt(r["banned"]),
-            }
-        )
-    return markdown_table(table)
+        times.append({
+            "policy, reading": _who(r),
+            "CPU-bound turnaround (s)": _with_interval(rows, r, "cpu_turnaround", 1),
+            "response, all bursts (s)": _with_interval(rows, r, "response", 2),
+            "95th percentile (s)": _fmt(r["response_p95"], 2),
+            f"response, bursts ≤ {SHORT_BURST:g} s (s)": _with_interval(
+                rows, r, "short_response", 2),
+        })  # fmt: skip
+        moves.append({
+            "policy, reading": _who(r),
+            "migrations per run": _fmt(r["migrations"]),
+            "preemptions per run": _fmt(r["preemptions"], 0),
+            "jobs banned per run": _fmt(r["banned"]),
+        })  # fmt: skip
+    return markdown_table(times), markdown_table(moves)
 
 
 def _readings_table(rows: Sequence[Mapping[str, Any]]) -> str:
@@ -293,20 +333,28 @@ def _readings_table(rows: Sequence[Mapping[str, Any]]) -> str:
 
 
 def _sweep_table(rows: Sequence[Mapping[str, Any]], label: str) -> str:
+    """One row per ($Q$, `MAX_MF`): each test's change in % (mean ± 95 % half-width) over its
+    verdict, the jobs banned per run, and the cell's verdict."""
     table = []
     for r in rows:
         if r.get("part") != "sweep" or r["readings"] != label:
             continue
-        row: dict[str, str] = {"$Q$": f"{r['quantum']:g}", "`MAX_MF`": str(r["max_mf"])}
+        row: dict[str, str] = {"$Q$ (s), `MAX_MF`": f"{r['quantum']:g}, {r['max_mf']}"}
         for key, _, what, _ in HYPOTHESIS:
             row[f"{what} (%)"] = (
-                f"{_fmt(r[f'{key}_change_pct'], sign=True)} ± {_fmt(r[f'{key}_half_width'])} "
-                f"({r[f'{key}_verdict']})"
+                f"{_fmt(r[f'{key}_change_pct'], sign=True)} ± {_fmt(r[f'{key}_half_width'])}"
+                f"<br>{r[f'{key}_verdict']}"
             )
         row["jobs banned per run"] = _fmt(r["banned"])
         row["verdict"] = f"**{r['verdict']}**"
         table.append(row)
     return markdown_table(table)
+
+
+def _collapsed(title: str, text: str) -> str:
+    """`text` in a collapsible block (closed) titled `title`."""
+    body = "\n".join(f"    {line}" if line else "" for line in text.splitlines())
+    return f'??? note "{title}"\n\n{body}'
 
 
 def _hypothesis_by_reading(rows: Sequence[Mapping[str, Any]]) -> dict[str, str]:
@@ -333,12 +381,6 @@ def _half_widths(rows: Sequence[Mapping[str, Any]], key: str) -> tuple[float, fl
         if isinstance(found[f"mfs-{key}"][0], MeanEstimate)
     ]
     return (min(widths), max(widths)) if widths else (math.nan, math.nan)
-
-
-def _default_cell(document: Mapping[str, Any]) -> str:
-    judged = {c["key"]: c for c in document["claims"]}
-    parts = [f"{what} {judged[f'mfs-{key}']['ours']}" for key, _, what, _ in HYPOTHESIS]
-    return "; ".join(parts)
 
 
 def _setup_table(rows: Sequence[Mapping[str, Any]]) -> str:
@@ -444,12 +486,12 @@ def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str
         "full-quantum": f"{_number(first['quantum']):g}",
         "full-max-mf": str(first["max_mf"]),
         "full-margin": f"{MARGIN:g}",
-        "full-compare": _compare_table(rows),
+        "full-compare-times": _compare_tables(rows)[0],
+        "full-compare-moves": _compare_tables(rows)[1],
         "full-readings": _readings_table(rows),
         "full-holds": _readings_where(rows, "holds"),
         "full-fails": _readings_where(rows, "does not hold"),
         "full-inconclusive": _readings_where(rows, "inconclusive"),
-        "full-default-cell": _default_cell(full),
         "full-cpu-widths": f"{cpu_low:.1f} to {cpu_high:.1f}",
         "full-response-widths": (
             f"{min(w[0] for w in response):.1f} to {max(w[1] for w in response):.1f}"
@@ -461,5 +503,7 @@ def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str
         "full-stability": _stability(full),
     }
     for read in SWEEP_READINGS:
-        sections[f"full-sweep-{read.next_burst}"] = _sweep_table(rows, read.label)
+        sections[f"full-sweep-{read.next_burst}"] = _collapsed(
+            f"The sweep under `{read.label}`, cell by cell", _sweep_table(rows, read.label)
+        )
     return sections
