@@ -23,10 +23,7 @@ from schedlib.experiments.frequency.setup import HYPOTHESIS, SHORT_BURST, WORD_O
 from schedlib.frequency.policies import Readings
 from schedlib.results.verdicts import Measured
 
-QUICK_DIFFERS: dict[str, str] = {
-    "mfs-response": "power: with 15 replicates the interval of a change near 0 is wider than "
-    "the equivalence margin; 40 narrow it inside",
-}
+QUICK_DIFFERS: dict[str, str] = {}
 """Claims whose `--quick` verdict differs from the documented full-size one (key -> why)."""
 
 SAME = " = "

@@ -79,9 +79,9 @@ _COLOUR_OF = {"pfs": "pfs", "pfs+mfs": "mfs", "round_robin": "round_robin", "fcf
 
 
 _TITLES = {
-    "cpu": "CPU-bound turnaround",
-    "response": "interactive response,\nall bursts",
-    "short": f"interactive response,\nbursts of at most {SHORT_BURST:g} s",
+    "cpu": "CPU-bound\nturnaround",
+    "response": "response:\nall bursts",
+    "short": f"response:\nbursts ≤ {SHORT_BURST:g} s",
 }
 """The panel titles of the figures, one per test of the hypothesis."""
 
@@ -326,7 +326,7 @@ def _readings_table(rows: Sequence[Mapping[str, Any]]) -> str:
             measured, verdict = found[f"mfs-{key}"]
             verdicts.append(verdict)
             shown = "-" if measured is None else measured.describe()
-            row[what] = f"{shown} **{verdict}**"
+            row[f"{what} (%)"] = f"{shown} **{verdict}**"
         row["the hypothesis"] = f"**{conjunction(verdicts)}**"
         table.append(row)
     return markdown_table(table)
@@ -349,6 +349,32 @@ def _sweep_table(rows: Sequence[Mapping[str, Any]], label: str) -> str:
         row["verdict"] = f"**{r['verdict']}**"
         table.append(row)
     return markdown_table(table)
+
+
+def _claims_by_reading(document: Mapping[str, Any], prefix: str) -> str:
+    """For each claim whose key starts with `prefix` (numbered as in the verdicts at a
+    glance), the readings under which it holds, does not hold, ... (a sentence)."""
+    default = Readings().label
+    parts = []
+    for number, claim in enumerate(document["claims"], start=1):
+        if not claim["key"].startswith(prefix):
+            continue
+        found: dict[str, list[str]] = {}
+        found.setdefault(claim["verdict"], []).append(default)
+        for column, verdict in claim.items():
+            if column.startswith("verdict ("):
+                found.setdefault(verdict, []).append(column[len("verdict (") : -1])
+        if len(found) == 1:
+            parts.append(f"claim {number} {claim['verdict']} under every reading")
+        else:
+            parts.append(
+                f"claim {number} "
+                + "; ".join(
+                    f"{verdict} under " + ", ".join(f"`{x}`" for x in readings)
+                    for verdict, readings in found.items()
+                )
+            )
+    return "; ".join(parts) if parts else "none"
 
 
 def _collapsed(title: str, text: str) -> str:
@@ -500,6 +526,7 @@ def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str
         "full-setup": _setup_table(rows),
         "full-short": f"{SHORT_BURST:g}",
         "full-identical": _identical(rows),
+        "full-pfs-readings": _claims_by_reading(full, "pfs-"),
         "full-stability": _stability(full),
     }
     for read in SWEEP_READINGS:
