@@ -7,6 +7,7 @@ sections are generated and checked.
 from __future__ import annotations
 
 import math
+import re
 import statistics
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -19,7 +20,7 @@ from schedlib.experiments.deferment.findings import (
     described,
 )
 from schedlib.experiments.deferment.setup import PAPER_INTERVALS, READINGS, ExperimentSettings
-from schedlib.experiments.pages import markdown_table
+from schedlib.experiments.pages import glance_markdown, markdown_table
 from schedlib.results.verdicts import ProportionEstimate
 
 
@@ -108,6 +109,41 @@ def _summary_tables(rows: Sequence[Mapping[str, Any]]) -> str:
     return markdown_table(times) + "\n\n" + markdown_table(others)
 
 
+def _top_level(text: str) -> list[str]:
+    """`text` split at each `"; "` outside parentheses."""
+    parts, depth, start = [], 0, 0
+    for i, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0 and text.startswith("; ", i):
+            parts.append(text[start:i])
+            start = i + 2
+    return [*parts, text[start:]]
+
+
+def glance_estimate(ours: str) -> str:
+    """What the verdicts at a glance show of a claim's `ours`: its first part; for a claim
+    over configurations, the count that hold (without the list of which went which way)
+    and the range of their means.
+
+    Examples
+    --------
+    >>> glance_estimate("every: 1 of 2 configurations hold, 1 does not (a: holds; b: does "
+    ...                 "not hold); 3 ties (same) not counted; means -1 % to 2 %")
+    'every: 1 of 2 configurations hold, 1 does not, means -1 % to 2 %'
+    >>> glance_estimate("0.4 % [0.109, 1.02] (4 of 1000); in trial(s) 491, 506")
+    '0.4 % [0.109, 1.02] (4 of 1000)'
+    """
+    parts = _top_level(ours)
+    head = parts[0]
+    if " configurations hold" not in head:
+        return head
+    head = re.sub(r" \([^()]*; [^()]*\)", "", head)  # the list of which went which way
+    if " 0 of 0 configurations" in head:  # every configuration a tie
+        return next((p.replace(" not counted", "") for p in parts[1:] if " tie" in p), head)
+    span = next((p for p in parts[1:] if p.startswith("mean")), "")
+    return head + (f", {span}" if span else "")
+
+
 def _collapsed(title: str, text: str) -> str:
     """`text` in a collapsible block (closed) titled `title`."""
     body = "\n".join(f"    {line}" if line else "" for line in text.splitlines())
@@ -163,7 +199,7 @@ def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str
         cell = {"#": str(i)}
         for reading in others:
             row = next(r for r in verdicts if r["key"] == key and r["reading"] == reading)
-            cell[f"under {reading}: ours"] = row["ours"].split("; ", 1)[0]
+            cell[f"under {reading}: ours"] = glance_estimate(row["ours"])
             cell["verdict"] = f"**{row['verdict']}**"
         table.append(cell)
     below = {r["interval"] for r in summary if r["experiment"] == "overtaking"}
@@ -187,7 +223,9 @@ def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str
     ]
     longest = [r for r in main if r["interval"] == intervals[-1]] if intervals else []
     alone = statistics.fmean(r["computation"] for r in longest) if longest else math.nan
+    glance = [{**c, "ours": glance_estimate(c["ours"])} for c in full["claims"]]
     return {
+        "full-glance": glance_markdown(glance),
         "full-alone": f"{alone:.0f}",
         "model-spare-power": f"{round(_spare_power(ExperimentSettings()), -4):,.0f}",
         "full-main": "\n\n".join(blocks),
