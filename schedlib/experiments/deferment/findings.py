@@ -166,44 +166,20 @@ def _span(parts: Sequence[tuple[str, Part]]) -> str:
 
 
 def described(measured: Measured, expect: Expect) -> str:
-    """What a claim measured, as its row shows it: a composite claim's count of
-    configurations that hold and the range of their means first (what the verdicts at a
-    glance show, up to the first `"; "`), then the ties left out, then which configurations
-    went which way when they disagree.
+    """What a claim measured, as its row shows it (a composite claim's count of configurations
+    that hold, and the range of their means).
 
     Examples
     --------
     >>> described(None, Expect.below(0.0)), described(Tie(), Expect.below(0.0))
     ('-', 'tie: identical schedules')
-    >>> parts = [("a", MeanEstimate((-1.0, -2.0, -1.5), "%")), ("b", Tie("same"))]
-    >>> described(Configurations("every", parts), Expect.below(0.0))
-    'every: 1 of 1 configurations hold, mean -1.5 %; 1 tie (same) not counted'
     """
     if measured is None:
         return "-"
-    if not isinstance(measured, Configurations):
-        return measured.describe()
-    verdicts = measured.part_verdicts(expect)
-    counted = [(label, v) for label, v in verdicts if v != "tie"]
-    holding = sum(1 for _, v in counted if v == "holds")
-    failing = sum(1 for _, v in counted if v == "does not hold")
-    text = f"{measured.quantifier}: {holding} of {len(counted)} configurations hold"
-    if measured.quantifier == "most":
-        text += f" (needed {measured.needed})"
-    if failing:
-        text += f", {failing} {'does' if failing == 1 else 'do'} not"
-    span = _span(measured.parts)
-    text += f", {span}" if span else ""
-    ties = [p for _, p in measured.parts if isinstance(p, Tie)]
-    if ties:
-        word = "tie" if len(ties) == 1 else "ties"
-        text += f"; {len(ties)} {word} ({ties[0].reason}) not counted"
-    if len({v for _, v in counted}) > 1:
-        groups: dict[str, list[str]] = {}
-        for label, v in counted:
-            groups.setdefault(v, []).append(label)
-        text += "; " + "; ".join(f"{v}: {', '.join(labels)}" for v, labels in groups.items())
-    return text
+    if isinstance(measured, Configurations):
+        span = _span(measured.parts)
+        return measured.describe(expect) + (f"; {span}" if span else "")
+    return measured.describe()
 
 
 def _configurations(quantifier: str, parts: Sequence[tuple[str, Part]]) -> Measured:
