@@ -293,7 +293,7 @@ def _with_interval(rows: Sequence[Mapping[str, Any]], r: Mapping[str, Any], fiel
 
 
 def _who(r: Mapping[str, Any]) -> str:
-    return f"`{r['policy']}`" + ("" if r["readings"] == _STATIC else f" `{r['readings']}`")
+    return f"`{r['policy']}`" + ("" if r["readings"] == _STATIC else f"<br>`{r['readings']}`")
 
 
 def _compare_tables(rows: Sequence[Mapping[str, Any]]) -> tuple[str, str]:
