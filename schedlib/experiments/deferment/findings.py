@@ -43,6 +43,12 @@ from schedlib.results.verdicts import (
 QUICK_DIFFERS: dict[str, str] = {
     "standard-fifo-overtakes": "standard FIFO overtakes in well under 1 % of the trials: the "
     "full run looks at 1000 trials, the quick run's few trials see none (inconclusive)",
+    "rr-waiting-negligible": "each configuration's waiting time is below the 2 % margin in "
+    "the quick run too, but over 8 trials the claim's p-value, Holm-corrected over the claims, "
+    "stays above 2.5 % (inconclusive)",
+    "fifo-beats-rr-most-cases": "every case that is not a tie holds in the quick run too, but "
+    "over 8 trials the claim's p-value, Holm-corrected over the claims, stays above 2.5 % "
+    "(inconclusive)",
 }
 """Claims whose `--quick` verdict differs from the documented full-size one, and why
 (`tests/experiments/test_pages.py` keeps this list exact)."""

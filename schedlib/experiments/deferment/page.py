@@ -14,6 +14,7 @@ from typing import Any
 
 from schedlib.experiments.claims import claim_rows
 from schedlib.experiments.deferment.findings import (
+    TIME,
     _reading_of,
     _Trials,
     claims,
@@ -83,9 +84,6 @@ _SHOWN = (
     ("total", "total"),
     ("total_std", "std. dev. of total"),
 )
-UNIT = "time units"
-"""The paper's unit of time (§5.1: a processor's speed is in instructions per unit time; one
-step of the load model is one unit)."""
 
 
 def _summary_tables(rows: Sequence[Mapping[str, Any]]) -> str:
@@ -97,7 +95,7 @@ def _summary_tables(rows: Sequence[Mapping[str, Any]]) -> str:
         times.append(
             {
                 "algorithm": name,
-                **{f"{title} ({UNIT})": f"{r[field]:.1f}" for field, title in _SHOWN},
+                **{f"{title} ({TIME})": f"{r[field]:.1f}" for field, title in _SHOWN},
             }
         )
         others.append({
