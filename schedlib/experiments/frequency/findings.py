@@ -2,8 +2,9 @@
 
 [`claims`][schedlib.experiments.frequency.claims] states them in the report's order: the
 baselines, then the three tests of the hypothesis; one claim each, measured under the
-default reading (SPEC C1 and C2, next bursts on the head node: the paper's count, and
-the Holm family) and under every other reading that ran, in its own column.
+default reading (next bursts on the head node, every job sent migrated, moves to a more
+available node: the paper's count, and the Holm family) and under every other reading that
+ran, in its own column.
 
 **Readings said once.** Readings whose runs are identical in every replicate (the same
 schedule digest for PFS+MFS and for PFS; e.g. two MFS readings under which no job ever
