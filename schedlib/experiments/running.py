@@ -1,6 +1,5 @@
 """What the reproductions' runs share: where the grid runs (local processes, a dask cluster,
-resumable from a file), runs spread over processes with a progress bar, and the converters
-of their settings' tuple fields.
+resumable from a file), and the converters of their settings' tuple fields.
 
 A reproduction's `runs` room builds its grid as a list of picklable tasks and hands it
 to [`run_grid`][schedlib.experiments.running.run_grid] with the command's
@@ -10,7 +9,7 @@ sittings (`--resume FILE`).
 
 Examples
 --------
->>> map_with_progress(abs, [-1, 2, -3], label="demo", workers=1, show_progress=False)
+>>> run_grid(abs, [-1, 2, -3], Execution(workers=1))
 [1, 2, 3]
 >>> int_tuple([1, 2]), float_tuple(x / 2 for x in (1, 2))
 ((1, 2), (0.5, 1.0))
@@ -20,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from typing import Any, TypeVar
@@ -28,12 +26,9 @@ from typing import Any, TypeVar
 import attrs
 
 from schedlib.execution.cluster import executor as cluster_executor
-from schedlib.execution.parallel import parallel_map
-from schedlib.execution.progress import ProgressBar
 from schedlib.execution.tasks import run_tasks
 
 T = TypeVar("T")
-R = TypeVar("R")
 
 __all__ = [
     "RUNTIME_OPTIONS",
@@ -42,7 +37,6 @@ __all__ = [
     "execution_of",
     "float_tuple",
     "int_tuple",
-    "map_with_progress",
     "run_grid",
 ]
 
@@ -171,31 +165,6 @@ def execution_of(
             name=name,
             progress=progress,
         )
-
-
-def map_with_progress(
-    function: Callable[[T], R],
-    items: Sequence[T],
-    *,
-    label: str,
-    workers: int | None,
-    show_progress: bool,
-    batches: int = 20,
-) -> list[R]:
-    """`[function(x) for x in items]` on `workers` processes, in about `batches` batches.
-
-    A progress bar named `label` advances after each batch, on standard error and
-    only on a terminal (`show_progress`); the results are in the order of `items`
-    whatever the number of workers (see
-    [`parallel_map`][schedlib.execution.parallel.parallel_map]).
-    """
-    batch = max(1, math.ceil(len(items) / batches))
-    results: list[R] = []
-    with ProgressBar(len(items), label, enabled=None if show_progress else False) as bar:
-        for start in range(0, len(items), batch):
-            results.extend(parallel_map(function, items[start : start + batch], workers=workers))
-            bar(len(results))
-    return results
 
 
 def int_tuple(value: Iterable[int]) -> tuple[int, ...]:

@@ -6,7 +6,9 @@ derived from one), never engine internals:
 [`quantiles`][schedlib.results.quantiles] (exact percentiles of streamed values),
 [`export`][schedlib.results.export] (Batsim `out_jobs.csv` layout and JSON),
 [`schedules`][schedlib.results.schedules] (any scheduler's per-job output read back),
-[`tables`][schedlib.results.tables] (text, JSON and CSV rendering) and
+[`digest`][schedlib.results.digest] (a run's schedule in a few characters, to tell
+identical schedules apart), [`tables`][schedlib.results.tables] (text, JSON and CSV
+rendering) and
 [`plotting`][schedlib.results.plotting] (Gantt charts, load over time, wait CDFs, sweeps).
 
 The names listed in `__all__` are importable from here too; each is loaded
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING
 from schedlib.lazy import lazy_names
 
 if TYPE_CHECKING:
+    from schedlib.results.digest import schedule_digest
     from schedlib.results.export import (
         BATSIM_COLUMNS,
         DEFAULT_WORKLOAD_NAME,
@@ -86,6 +89,7 @@ _HOME = {
     "plot_sweep": "plotting",
     "pyplot": "plotting",
     "ran": "metrics",
+    "schedule_digest": "digest",
     "read_schedule": "schedules",
     "render": "tables",
     "render_by": "tables",
@@ -129,6 +133,7 @@ __all__ = [
     "read_schedule",
     "render",
     "render_by",
+    "schedule_digest",
     "slowdown",
     "summarize",
     "summarize_outcomes",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import math
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,10 +21,13 @@ from schedlib.experiments.frequency import (
     claims,
     conjunction,
     make_workload,
+    reading_groups,
     reproduce,
     run_one,
+    runs,
 )
 from schedlib.experiments.options import apply_quick
+from schedlib.experiments.running import Execution
 from schedlib.frequency import POLICIES, JobKind, Readings, simulate_pool
 from schedlib.replicates import stream_seed
 from schedlib.testing.invariants import check_pool_run
@@ -41,7 +44,7 @@ TINY = Settings(
 
 @pytest.fixture(scope="module")
 def tiny_rows() -> list[dict[str, object]]:
-    return reproduce(TINY, workers=1)
+    return reproduce(TINY, Execution(workers=1))
 
 
 def test_the_workload_is_documented_and_reproducible() -> None:
@@ -107,6 +110,7 @@ def test_a_row_is_its_runs_measures(tiny_rows: list[dict[str, object]]) -> None:
     row = next(r for r in tiny_rows if r["policy"] == "pfs+mfs" and r["replicate"] == 1)
     run = TINY.run("pfs+mfs", 1, Readings())
     assert {k: row[k] for k in run_one(run)} == run_one(run)
+    assert isinstance(row["schedule"], str) and len(row["schedule"]) == 16
 
 
 def test_sweep_rows_are_judged_together_and_agree_with_their_estimates(
@@ -127,43 +131,121 @@ def test_sweep_rows_are_judged_together_and_agree_with_their_estimates(
 
 def test_claims_of_no_rows_are_every_claim_not_run() -> None:
     empty = claim_rows(claims([]))
-    assert len(empty) == 2 + 3 * len(Readings.every())
+    assert [r["key"] for r in empty] == [
+        "pfs-interactive-vs-batch",
+        "pfs-interactive-vs-round-robin",
+        "mfs-cpu",
+        "mfs-response",
+        "mfs-short",
+    ]
     assert {r["verdict"] for r in empty} == {"not run"}
-    assert len({r["key"] for r in empty}) == len(empty)
     assert set(experiment.QUICK_DIFFERS) <= {r["key"] for r in empty}
 
 
-def test_claims_are_judged_on_the_replicates(tiny_rows: list[dict[str, object]]) -> None:
+def test_one_row_per_claim_with_a_verdict_per_reading(tiny_rows: list[dict[str, object]]) -> None:
     judged = {r["key"]: r for r in claim_rows(claims(tiny_rows))}
+    assert len(judged) == 5
     assert judged["pfs-interactive-vs-batch"]["ours"].endswith("(n = 3)")
-    assert judged["mfs-cpu/head-node/always/availability"]["verdict"] != "not run"
-    assert judged["mfs-cpu/last-node/literal/local-mf"]["verdict"] != "not run"
-    assert judged["mfs-cpu/head-node/literal/availability"]["verdict"] == "not run"  # not in TINY
-    assert "3 replicates of seed 0" in judged["mfs-cpu/head-node/always/availability"]["data"]
+    other = "verdict (last-node/literal/local-mf)"
+    assert all(r["verdict"] != "not run" and r[other] != "not run" for r in judged.values())
+    assert not any(k.startswith("verdict (head-node/literal") for k in judged["mfs-cpu"])
+    assert "3 replicates of seed 0" in judged["mfs-cpu"]["data"]
+    assert "make_workload" not in judged["mfs-cpu"]["data"]
+    assert judged["mfs-response"]["expected"].startswith("within [-5, 5] %")
 
 
-def test_results_do_not_depend_on_the_number_of_workers(
-    tiny_rows: list[dict[str, object]],
+def _with_readings(
+    rows: list[dict[str, object]], copies: dict[str, str]
+) -> list[dict[str, object]]:
+    """`rows` and, for each `label: source`, the pfs+mfs rows of `source` again as `label`."""
+    extra = [
+        {**r, "readings": label}
+        for label, source in copies.items()
+        for r in rows
+        if r["part"] == "compare" and r["policy"] == "pfs+mfs" and r["readings"] == source
+    ]
+    return [*rows, *extra]
+
+
+def test_readings_with_identical_runs_are_said_once(tiny_rows: list[dict[str, object]]) -> None:
+    """A reading whose runs are another's is one column named by both; one whose runs are the
+    default's is no column at all; the same PFS+MFS runs beside another PFS are not the same."""
+    rows = _with_readings(
+        tiny_rows,
+        {
+            "head-node/always/local-mf": "head-node/always/availability",
+            "last-node/always/local-mf": "last-node/literal/local-mf",
+        },
+    )
+    groups = reading_groups(rows)
+    assert groups[0] == ["head-node/always/availability", "head-node/always/local-mf"]
+    measured = claims(rows)
+    columns = [name for name, _ in measured[2].readings]
+    assert not any("head-node/always/local-mf" in name for name in columns)
+    assert "head-node/always/local-mf run as the default" in measured[2].data
+    # last-node/always/local-mf is compared with pfs under last-node/always, which TINY
+    # did not run: no digest to match, so it is no group of last-node/literal/local-mf's
+    assert ["last-node/literal/local-mf"] in groups
+    rows = _with_readings(
+        tiny_rows, {"last-node/literal/availability": "last-node/literal/local-mf"}
+    )
+    assert ["last-node/literal/availability", "last-node/literal/local-mf"] in reading_groups(rows)
+    columns = [name for name, _ in claims(rows)[2].readings]
+    assert columns == ["last-node/literal/availability = last-node/literal/local-mf"]
+
+
+def test_identical_schedules_are_a_tie(tiny_rows: list[dict[str, object]]) -> None:
+    """PFS+MFS rows replaced by PFS's own (the same schedules): every MFS claim is a tie."""
+    pfs = {
+        r["replicate"]: r
+        for r in tiny_rows
+        if r["part"] == "compare" and r["policy"] == "pfs" and r["readings"] == "head-node/always/-"
+    }
+    rows = [
+        {**pfs[r["replicate"]], "policy": "pfs+mfs", "readings": r["readings"]}
+        if r["part"] == "compare"
+        and r["policy"] == "pfs+mfs"
+        and r["readings"] == "head-node/always/availability"
+        else r
+        for r in tiny_rows
+    ]
+    judged = {r["key"]: r for r in claim_rows(claims(rows))}
+    assert {judged[f"mfs-{key}"]["verdict"] for key, *_ in HYPOTHESIS} == {"tie"}
+    assert judged["mfs-cpu"]["ours"] == "tie: identical schedules in every replicate"
+
+
+def test_rows_are_the_same_on_any_executor_and_resumed(
+    rows_the_same_everywhere: Callable[..., None],
 ) -> None:
-    def same(a: object, b: object) -> bool:
-        return a == b or (isinstance(a, float) and isinstance(b, float) and math.isnan(a + b))
-
-    other = reproduce(TINY, workers=2)
-    assert len(other) == len(tiny_rows)
-    for mine, theirs in zip(tiny_rows, other, strict=True):
-        assert mine.keys() == theirs.keys()
-        assert all(same(mine[k], theirs[k]) for k in mine)
+    """One process, two, a dask LocalCluster, and two interrupted sittings then a third."""
+    settings = Settings(
+        replicates=2,
+        shape=TINY_SHAPE,
+        readings=(Readings(),),
+        quanta=(1.0, 2.0),
+        max_mfs=(0,),
+        sweep_readings=(Readings(),),
+    )
+    rows_the_same_everywhere(
+        reproduce,
+        settings,
+        module=runs,
+        function="run_one",
+        fails=lambda run: run.policy == "fcfs" and run.replicate == 1,
+        then_fails=lambda run: run.quantum == 2.0 and run.policy == "pfs+mfs",
+    )
 
 
 def test_bad_settings_are_refused_before_running() -> None:
     with pytest.raises(InvalidValueError, match="replicates = 0"):
         Settings(replicates=0)
+    alone = Execution(workers=1)
     with pytest.raises(InvalidValueError, match="max_preemption = 0"):
-        reproduce(Settings(replicates=1, shape=TINY_SHAPE, max_preemption=0), workers=1)
+        reproduce(Settings(replicates=1, shape=TINY_SHAPE, max_preemption=0), alone)
     with pytest.raises(InvalidValueError, match="readings"):
-        reproduce(Settings(replicates=1, shape=TINY_SHAPE, readings=()), workers=1)
+        reproduce(Settings(replicates=1, shape=TINY_SHAPE, readings=()), alone)
     with pytest.raises(InvalidValueError, match="quanta"):
-        reproduce(Settings(replicates=1, shape=TINY_SHAPE, quanta=()), workers=1)
+        reproduce(Settings(replicates=1, shape=TINY_SHAPE, quanta=()), alone)
 
 
 def test_data_names_the_workload_the_replicates_and_the_sweep() -> None:
@@ -214,19 +296,39 @@ def test_cli_table_shows_the_sweep_the_aggregates_and_the_claims(
 @pytest.mark.parametrize(
     ("option", "message"),
     [
-        (["--replicates", "0"], "replicates = 0"),
-        (["--quantum", "0"], "PfsParameters.quantum = 0.0"),
-        (["--grace", "0.5"], "PfsParameters.grace = 0.5"),
-        (["--max-mf", "-1"], "MfsParameters.max_mf = -1"),
-        (["--kc", "-1"], "MigrationCost.communication = -1.0"),
-        (["--morph-share", "2"], "--morph-share = 2.0"),
-        (["--max-mfs", "1,x"], "--max-mfs = '1,x'"),
-        (["--readings", "head/always/availability"], "--readings = 'head/always/availability'"),
-        (["--sweep-readings", "head-node/always"], "--sweep-readings = 'head-node/always'"),
-        (["--workers", "0"], "workers = 0"),
+        (["--replicates", "0"], "argument --replicates: must be an integer >= 1, got 0"),
+        (["--seed", "-1"], "argument --seed: must be an integer >= 0, got -1"),
+        (["--quantum", "-1"], "argument --quantum: must be a finite number > 0, got -1"),
+        (["--quantum", "0"], "argument --quantum: must be a finite number > 0, got 0"),
+        (["--grace", "0.5"], "argument --grace: must be a finite number >= 1, got 0.5"),
+        (["--max-mf", "-1"], "argument --max-mf: must be an integer >= 0, got -1"),
+        (["--max-preemption", "0"], "argument --max-preemption: must be an integer >= 1, got 0"),
+        (["--kc", "-1"], "argument --kc: must be a finite number >= 0, got -1"),
+        (["--kcr", "nan"], "argument --kcr: must be a finite number >= 0, got nan"),
+        (["--morph-share", "2"], "argument --morph-share: must be a finite number >= 0 and <= 1"),
+        (["--quanta", "1,0"], "argument --quanta: every value must be a finite number > 0, got 0"),
+        (["--max-mfs", "1,x"], "argument --max-mfs: every value must be an integer >= 0, got 'x'"),
+        (["--workers", "0"], "argument --workers: must be an integer >= 1, got 0"),
     ],
 )
-def test_cli_bad_input_is_one_line_and_exit_2(
+def test_cli_bad_values_are_refused_at_parse_time_naming_the_flag(
+    option: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        cli(["reproduce", "frequency", "--quick", *option])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        (["--readings", "head/always/availability"], "--readings = 'head/always/availability'"),
+        (["--sweep-readings", "head-node/always"], "--sweep-readings = 'head-node/always'"),
+    ],
+)
+def test_cli_bad_readings_are_one_line_and_exit_2(
     option: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert cli(["reproduce", "frequency", "--quick", *option]) == 2

@@ -41,8 +41,9 @@ tasks are all allocated is served before a later job's originals; see
   so jobs run one at a time.
 
 Round robin always hands out originals first. Both readings run by default;
-the claims are judged for the default reading (`--fifo-reading head-job`
-judges the other) and the reproduction page shows both.
+each claim's verdict under the default reading is the paper's count (and the Holm
+family), its verdict under the other reading is shown beside it
+(`--fifo-reading head-job` counts the other).
 
 **Measures** (§5.1, "Performance Measures"), for a job submitted at $s$ whose
 first task instance starts at $b$ and whose last task completes at $e$:
@@ -81,7 +82,8 @@ Examples
 --------
 >>> settings = ExperimentSettings(trials=2, jobs=2, tasks=4, processors=3, intervals=(500,),
 ...                               bounds=(1,), overtaking_trials=2, spare_trials=0)
->>> table = reproduce(settings, workers=1)
+>>> from schedlib.experiments.running import Execution
+>>> table = reproduce(settings, Execution(workers=1))
 >>> [(r["algorithm"], r["reading"], r["bound"]) for r in table
 ...  if r["kind"] == "summary" and r["experiment"] == "main"]
 [('fifo', 'originals-first', None), ('fifo', 'originals-first', 1), ('fifo', 'head-job', None),
@@ -91,15 +93,16 @@ Examples
 """
 
 from schedlib.experiments.deferment.cli import add_arguments, data, main, rows
-from schedlib.experiments.deferment.findings import (
-    NEARLY_EQUAL,
-    NEGLIGIBLE,
-    NO_RELATION,
-    QUICK_DIFFERS,
-    claims,
-)
+from schedlib.experiments.deferment.findings import QUICK_DIFFERS, claims
 from schedlib.experiments.deferment.page import documented_rows, figures, page_sections, plot
-from schedlib.experiments.deferment.runs import job_measures, reproduce, run_trial, summarize
+from schedlib.experiments.deferment.runs import (
+    job_measures,
+    reproduce,
+    run_trial,
+    summarize,
+    task_cost,
+    task_key,
+)
 from schedlib.experiments.deferment.setup import (
     DEFAULT_READING,
     NAME,
@@ -118,9 +121,6 @@ from schedlib.experiments.deferment.setup import (
 __all__ = [
     "DEFAULT_READING",
     "NAME",
-    "NEARLY_EQUAL",
-    "NEGLIGIBLE",
-    "NO_RELATION",
     "OVERLAP",
     "PAPER",
     "PAPER_INTERVALS",
@@ -143,6 +143,8 @@ __all__ = [
     "rows",
     "run_trial",
     "summarize",
+    "task_cost",
+    "task_key",
     "trial_workload",
     "variants",
 ]

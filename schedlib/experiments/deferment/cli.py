@@ -6,52 +6,41 @@ import argparse
 from functools import partial
 from typing import Any
 
-from schedlib.errors import InvalidValueError
 from schedlib.experiments.command import Rows, passed_on, run_command
 from schedlib.experiments.deferment.findings import claims
 from schedlib.experiments.deferment.page import plot
 from schedlib.experiments.deferment.runs import reproduce
 from schedlib.experiments.deferment.setup import DEFAULT_READING, NAME, READINGS, ExperimentSettings
-from schedlib.experiments.options import add_claims_argument, add_quick_argument
+from schedlib.experiments.options import (
+    add_claims_argument,
+    add_grid_arguments,
+    add_quick_argument,
+    count,
+    count_list,
+    counts,
+)
 from schedlib.experiments.running import Execution
-
-
-def _int_list(text: str) -> list[int]:
-    try:
-        return [int(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected comma-separated integers, got {text!r}"
-        ) from None
-
-
-def _int(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-
 
 _READING_CHOICES = (*READINGS, "both")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `schedlib reproduce deferment` (the CLI adds `--format`)."""
-    parser.add_argument("--trials", type=_int, default=200, help="trials (200)")
+    parser.add_argument("--trials", type=count(), default=200, help="trials (200)")
     parser.add_argument(
-        "--jobs", type=_int, default=8, help="jobs per trial (8, Table 1; the text says 32)"
+        "--jobs", type=count(), default=8, help="jobs per trial (8, Table 1; the text says 32)"
     )
     parser.add_argument(
         "--intervals",
-        type=_int_list,
-        default=[500, 750, 1000, 2000, 4000],
+        type=count_list(),
+        default=(500, 750, 1000, 2000, 4000),
         metavar="LIST",
         help="job submission intervals (500,750,1000,2000,4000: the paper's and 750)",
     )
     parser.add_argument(
         "--bounds",
-        type=_int_list,
-        default=[1, 2, 4, 8],
+        type=counts,
+        default=(1, 2, 4, 8),
         metavar="LIST",
         help="task deferment bounds, each >= 1 (1,2,4,8)",
     )
@@ -61,18 +50,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="both",
         help="FIFO with replication: serve every job's originals before any replica "
         "(originals-first), or the head job, replicas included, until it completes (head-job); "
-        "both (default) runs both and judges the claims for originals-first",
+        "both (default) runs both: the verdicts of originals-first are the paper's count, "
+        "those of head-job are shown beside them",
     )
     parser.add_argument(
         "--overtaking-trials",
-        type=_int,
+        type=count(at_least=0),
         default=1000,
         help="trials of standard FIFO at intervals 500 and 750 for the overtaking claim, the "
         "main trials included (1000)",
     )
     parser.add_argument(
         "--spare-trials",
-        type=_int,
+        type=count(at_least=0),
         default=30,
         help="trials of the 32-job spare-power experiment at interval 500 (30; 0: none)",
     )
@@ -83,9 +73,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "construction' under which no job can overtake and deferment never acts)",
     )
     parser.add_argument(
-        "--seed", type=_int, default=0, help="seed (0): trial t draws from (seed, t)"
+        "--seed", type=count(at_least=0), default=0, help="seed (0): trial t draws from (seed, t)"
     )
-    parser.add_argument("--workers", type=_int, default=None, help="processes (default: every CPU)")
+    add_grid_arguments(parser)
     parser.add_argument(
         "--no-replication",
         dest="replication",
@@ -141,14 +131,10 @@ def data(args: argparse.Namespace) -> str:
     )
 
 
-def rows(
-    args: argparse.Namespace, execution: Execution | None = None, *, show_progress: bool = False
-) -> list[dict[str, Any]]:
+def rows(args: argparse.Namespace, execution: Execution | None = None) -> list[dict[str, Any]]:
     """The reproduction's rows for parsed options (no printing, no plot), run where
-    `execution` says (default: local processes, `--workers`)."""
-    if args.workers is not None and args.workers < 1:
-        raise InvalidValueError("--workers", args.workers, "must be >= 1")
-    return reproduce(_settings(args), workers=args.workers, show_progress=show_progress)
+    `execution` says (default: every local CPU)."""
+    return reproduce(_settings(args), execution)
 
 
 def _summary(table: Rows, args: argparse.Namespace) -> Rows:
@@ -158,13 +144,14 @@ def _summary(table: Rows, args: argparse.Namespace) -> Rows:
 def main(args: argparse.Namespace) -> int:
     """Run the reproduction and print the summary rows, then the claims and their rule.
 
-    The claims are those of the default FIFO reading, or of the one `--fifo-reading`
-    names (`--quick` narrows `both` to the default one, which is the same reading).
+    The verdicts counted are those of the default FIFO reading, or of the one
+    `--fifo-reading` names, with the other reading's beside them when both ran
+    (`--quick` narrows `both` to the default one).
     """
     reading = DEFAULT_READING if args.fifo_reading == "both" else args.fifo_reading
     return run_command(
         args,
-        partial(rows, show_progress=True),
+        rows,
         partial(claims, reading=reading),
         name=NAME if reading == DEFAULT_READING else None,
         figures={"plot": plot},

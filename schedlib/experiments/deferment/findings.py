@@ -1,7 +1,22 @@
-"""The claims of Mine et al. (2007) (§3-§6, abstract), each measured on the rows of a run.
+r"""The claims of Mine et al. (2007) (§3-§6, abstract), each measured on the rows of a run.
 
-[`claims`][schedlib.experiments.deferment.claims] judges every claim for one FIFO
-reading, paired over trials, with the margins stated here.
+[`claims`][schedlib.experiments.deferment.claims] measures every claim under the default
+FIFO reading (the paper's count, and the Holm family) and under each other reading that
+ran (a verdict per reading, in its own column), paired over trials, with the margins of
+the papers' words ([`WORDS`][schedlib.experiments.claims.WORDS]).
+
+**Ties.** Each per-trial row carries its run's
+[`schedule_digest`][schedlib.results.digest.schedule_digest]. Where the two sides of a
+comparison made the same schedule in every trial (round robin and FIFO once jobs no
+longer overlap, a deferment bound that never acts), the comparison is a
+[`Tie`][schedlib.results.verdicts.Tie]: no evidence either way, left out of the count of
+its claim's configurations and shown.
+
+**Several configurations.** A claim about several configurations ("regardless of the
+interval", "the shorter the interval, the longer", "both FIFO and Round-Robin", "in most
+cases") is judged per configuration with
+[`Configurations`][schedlib.results.verdicts.Configurations]: "every" or "most", never on
+the configuration with the weakest evidence alone.
 """
 
 from __future__ import annotations
@@ -10,38 +25,48 @@ import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from schedlib.experiments.claims import Claim
+import attrs
+
+from schedlib.experiments.claims import Claim, expectation
 from schedlib.experiments.deferment.runs import _CONFIG
 from schedlib.experiments.deferment.setup import DEFAULT_READING, READINGS
-from schedlib.results.verdicts import Expect, MeanEstimate, ProportionEstimate, paired_difference
+from schedlib.results.verdicts import (
+    Configurations,
+    Expect,
+    MeanEstimate,
+    Measured,
+    Part,
+    ProportionEstimate,
+    Tie,
+)
 
 QUICK_DIFFERS: dict[str, str] = {
     "standard-fifo-overtakes": "standard FIFO overtakes in well under 1 % of the trials: the "
     "full run looks at 1000 trials, the quick run's few trials see none (inconclusive)",
-    "bound-no-effect-rr": "the bound's effect on round robin is a fraction of a percent, but "
-    "its spread from trial to trial is wider than the 1 % margin: a few trials cannot put "
-    "the interval inside the margin (inconclusive)",
-    "rr-waiting-negligible": "round robin's waiting time, in % of its computation time, "
-    "varies from trial to trial as much as the 2 % margin: a few trials cannot put the "
-    "interval under it (inconclusive)",
+    "rr-waiting-negligible": "each configuration's waiting time is below the 2 % margin in "
+    "the quick run too, but over 8 trials the claim's p-value, Holm-corrected over the claims, "
+    "stays above 2.5 % (inconclusive)",
+    "fifo-beats-rr-most-cases": "every case that is not a tie holds in the quick run too, but "
+    "over 8 trials the claim's p-value, Holm-corrected over the claims, stays above 2.5 % "
+    "(inconclusive)",
 }
 """Claims whose `--quick` verdict differs from the documented full-size one, and why
 (`tests/experiments/test_pages.py` keeps this list exact)."""
 
+TIME = "time units"
+"""The paper's unit of time (Table 1 gives speeds in instructions per unit time)."""
+IDENTICAL = "identical schedules in every trial"
+"""Why a comparison is a tie."""
 
-NEARLY_EQUAL = 5.0
-"""Margin of "nearly equal" (and of "varies little", "small"): within 5 % (see the page)."""
-NO_RELATION = 1.0
-"""Margin of "no relationship" with the bound: the extreme bounds within 1 % of the total time."""
-NEGLIGIBLE = 2.0
-"""Margin of "negligible": a waiting time under 2 % of the computation time."""
+Trials = dict[int, Mapping[str, Any]]
+"""One configuration's per-trial rows: trial -> row."""
 
 
 class _Trials:
     """Per-trial rows indexed by experiment and configuration: trial -> row."""
 
     def __init__(self, rows: Iterable[Mapping[str, Any]]) -> None:
-        self.cells: dict[tuple[Any, ...], dict[int, Mapping[str, Any]]] = {}
+        self.cells: dict[tuple[Any, ...], Trials] = {}
         for r in rows:
             if r.get("kind") == "trial":
                 key = (r["experiment"], *(r[k] for k in _CONFIG))
@@ -54,7 +79,7 @@ class _Trials:
         reading: str | None,
         bound: int | None,
         interval: float,
-    ) -> dict[int, Mapping[str, Any]]:
+    ) -> Trials:
         return self.cells.get((experiment, algorithm, reading, bound, interval), {})
 
     def intervals(self, experiment: str) -> list[float]:
@@ -73,44 +98,58 @@ class _Trials:
         return [r for r in READINGS if any(k[1] == "fifo" and k[2] == r for k in self.cells)]
 
 
-def _pairs(
-    new: Mapping[int, Mapping[str, Any]],
-    old: Mapping[int, Mapping[str, Any]],
-    field: str,
-    base: str | None = None,
-) -> tuple[list[float], list[float], list[float]]:
-    """Values of `field` in both configurations over their common trials, and of `base` in `old`."""
-    common = sorted(set(new) & set(old))
-    return (
-        [new[t][field] for t in common],
-        [old[t][field] for t in common],
-        [old[t][base or field] for t in common],
+def identical(new: Trials, old: Trials) -> bool:
+    """Whether two configurations made the same schedule in every common trial (their rows'
+    `schedule` digests agree; `False` when a row has none or no trial is common).
+
+    Examples
+    --------
+    >>> identical({0: {"schedule": "a"}, 1: {"schedule": "b"}},
+    ...           {0: {"schedule": "a"}, 1: {"schedule": "b"}})
+    True
+    >>> identical({0: {"schedule": "a"}}, {0: {"schedule": "c"}}), identical({}, {})
+    (False, False)
+    """
+    common = set(new) & set(old)
+    return bool(common) and all(
+        new[t].get("schedule") is not None and new[t].get("schedule") == old[t].get("schedule")
+        for t in common
     )
 
 
-def _relative(
-    new: Mapping[int, Mapping[str, Any]], old: Mapping[int, Mapping[str, Any]], field: str
-) -> MeanEstimate | None:
-    a, b, _ = _pairs(new, old, field)
-    return paired_difference(a, b, relative=True) if a else None
+def compare(
+    new: Trials,
+    old: Trials,
+    field: str,
+    *,
+    base: str | None = None,
+    relative: bool = True,
+) -> Part:
+    """`field` of `new` minus `old`, paired per common trial: in % of `old`'s `base` (default:
+    `field` itself) when `relative`, else in time units; a
+    [`Tie`][schedlib.results.verdicts.Tie] when both made the same schedule in every trial;
+    `None` when no trial is common.
 
-
-def _weakest(
-    candidates: Sequence[tuple[str, MeanEstimate | None]],
-    expect: Expect,
-    needed: int | None = None,
-) -> tuple[str, MeanEstimate | None]:
-    """The candidate that decides a claim over several configurations.
-
-    All must hold (`needed` = `None`): the one with the largest $p$-value of
-    the claim (an intersection-union test). At least `needed` must hold: the
-    `needed`-th best supported. Ties keep the candidates' order.
+    Examples
+    --------
+    >>> a = {0: {"total": 90.0, "schedule": "x"}, 1: {"total": 80.0, "schedule": "y"}}
+    >>> b = {0: {"total": 100.0, "schedule": "z"}, 1: {"total": 100.0, "schedule": "w"}}
+    >>> compare(a, b, "total").describe()
+    '-15 % ± 64 (n = 2)'
+    >>> compare(a, a, "total")
+    Tie(reason='identical schedules in every trial')
     """
-    present = [(label, e) for label, e in candidates if e is not None and e.n > 0]
-    if not present or (needed is not None and needed > len(present)):
-        return ("-", None)
-    ranked = sorted(present, key=lambda c: expect.p_values(c[1])[0])
-    return ranked[(needed or len(ranked)) - 1]
+    common = sorted(set(new) & set(old))
+    if not common:
+        return None
+    if identical(new, old):
+        return Tie(IDENTICAL)
+    if not relative:
+        return MeanEstimate([new[t][field] - old[t][field] for t in common], unit=TIME)
+    return MeanEstimate(
+        [100.0 * (new[t][field] - old[t][field]) / old[t][base or field] for t in common],
+        unit="%",
+    )
 
 
 def _label(algorithm: str, bound: int | None, interval: float | None = None) -> str:
@@ -119,12 +158,42 @@ def _label(algorithm: str, bound: int | None, interval: float | None = None) -> 
     return variant if interval is None else f"{variant} at {interval:g}"
 
 
-def _fmt(value: float) -> str:
-    return f"{value:.1f}"
+def _span(parts: Sequence[tuple[str, Part]]) -> str:
+    """The range of the configurations' mean values, with the unit (ties left out)."""
+    means = [p for _, p in parts if isinstance(p, MeanEstimate) and p.n > 0]
+    if not means:
+        return ""
+    low = min(means, key=lambda p: p.mean)
+    high = max(means, key=lambda p: p.mean)
+    unit = f" {means[0].unit}" if means[0].unit else ""
+    if low is high:
+        return f"mean {low.mean:.3g}{unit}"
+    return f"means {low.mean:.3g}{unit} to {high.mean:.3g}{unit}"
 
 
-def _span(values: Sequence[float]) -> str:
-    return f"{_fmt(min(values))}-{_fmt(max(values))}" if values else "-"
+def described(measured: Measured, expect: Expect) -> str:
+    """What a claim measured, as its row shows it (a composite claim's count of configurations
+    that hold, and the range of their means).
+
+    Examples
+    --------
+    >>> described(None, Expect.below(0.0)), described(Tie(), Expect.below(0.0))
+    ('-', 'tie: identical schedules')
+    """
+    if measured is None:
+        return "-"
+    if isinstance(measured, Configurations):
+        span = _span(measured.parts)
+        return measured.describe(expect) + (f"; {span}" if span else "")
+    return measured.describe()
+
+
+def _configurations(quantifier: str, parts: Sequence[tuple[str, Part]]) -> Measured:
+    """`Configurations` of `parts`, or `None` when nothing ran."""
+    present = [(label, part) for label, part in parts if part is not None]
+    if not present:
+        return None
+    return Configurations(quantifier, present)  # type: ignore[arg-type]  # attrs' converter=tuple
 
 
 def _reading_of(t: _Trials, reading: str | None) -> str:
@@ -143,8 +212,10 @@ def claims(rows: Sequence[Mapping[str, Any]], reading: str | None = None) -> lis
         Rows of [`reproduce`][schedlib.experiments.deferment.reproduce] (the
         per-trial ones are used).
     reading
-        The FIFO reading whose rows the claims read (default: the default
-        reading if it ran, else the one that ran). Round robin has one reading.
+        The FIFO reading whose verdicts are the paper's count (default: the default
+        reading if it ran, else the one that ran); every other reading that ran is
+        measured too, in [`Claim.readings`][schedlib.experiments.claims.Claim]. Round
+        robin has one reading: its claims measure the same under every reading.
 
     Returns
     -------
@@ -152,16 +223,15 @@ def claims(rows: Sequence[Mapping[str, Any]], reading: str | None = None) -> lis
         Eighteen claims (four of the paper's split per algorithm, the abstract's
         spare-power claim at 8 and 32 jobs), paired over trials (common random
         numbers); a claim whose rows are absent has no estimate (`not run`).
-        The reproduction page gives each claim's margin and why.
 
     Notes
     -----
-    A claim about several configurations ("regardless of the interval", "the
-    shorter the interval, the longer", "both FIFO and Round-Robin") holds when
-    it holds in each: its estimate is the configuration with the weakest
-    evidence (the largest one-sided $p$-value of the claim; an
-    intersection-union test). "In most cases" needs more than half: the
-    estimate is the $(\\lfloor k/2 \\rfloor + 1)$-th best supported of $k$.
+    A claim about several configurations is judged per configuration
+    ([`Configurations`][schedlib.results.verdicts.Configurations]): "every" for "regardless
+    of the interval", "the shorter the interval, the longer", "for shorter intervals",
+    "nearly equal performance", "no relationship"; "most" for "in most cases". A
+    configuration whose two sides made the same schedule in every trial is a tie, not
+    counted.
 
     Examples
     --------
@@ -170,22 +240,29 @@ def claims(rows: Sequence[Mapping[str, Any]], reading: str | None = None) -> lis
     >>> len(claims([]))
     18
     """
-    return _Claims(_Trials(rows), reading).all()
+    trials = _Trials(rows)
+    main = _reading_of(trials, reading)
+    chosen = _Claims(trials, main).all()
+    others = [r for r in trials.readings() if r != main]
+    measured = {r: _Claims(trials, r).all() for r in others}
+    return [
+        attrs.evolve(c, readings=[(r, measured[r][index].estimate) for r in others])
+        for index, c in enumerate(chosen)
+    ]
 
 
 class _Claims:
     """The claims of one run for one FIFO reading (one method per claim or pair)."""
 
-    def __init__(self, trials: _Trials, reading: str | None) -> None:
+    def __init__(self, trials: _Trials, reading: str) -> None:
         self.t = trials
-        self.reading = _reading_of(trials, reading)
+        self.reading = reading
         self.intervals = trials.intervals("main")
         first = self.intervals[0] if self.intervals else None
         cells = trials.get("main", "round_robin", None, None, first) if first else {}
         self.count = len(cells)
         jobs = next(iter(cells.values()))["jobs"] if cells else "-"
         self.setting = f"{jobs}-job trials (main experiment, {self.count} trials)"
-        self.note = f"FIFO reading: {self.reading}"
 
     def reading_of(self, algorithm: str) -> str | None:
         return self.reading if algorithm == "fifo" else None
@@ -195,13 +272,13 @@ class _Claims:
 
     def cells(
         self, algorithm: str, bound: int | None, interval: float | None, experiment: str = "main"
-    ) -> dict[int, Mapping[str, Any]]:
+    ) -> Trials:
         if interval is None:
             return {}
         return self.t.get(experiment, algorithm, self.reading_of(algorithm), bound, interval)
 
-    def data(self, what: str, fifo: bool = True) -> str:
-        return f"{self.setting}, {what}" + (f"; {self.note}" if fifo else "")
+    def data(self, what: str) -> str:
+        return f"{self.setting}, {what}"
 
     def all(self) -> list[Claim]:
         return [
@@ -219,6 +296,32 @@ class _Claims:
             self.fifo_deferment_better(),
             *self.spare_power(),
         ]
+
+    def claim(
+        self,
+        key: str,
+        text: str,
+        data: str,
+        measure: str,
+        word: str,
+        parts: Sequence[tuple[str, Part]],
+        *,
+        quantifier: str = "every",
+        lower: bool = True,
+        ours: str = "",
+    ) -> Claim:
+        """A claim over configurations, judged per configuration, with the paper's word."""
+        span = _span(parts)
+        return Claim(
+            key,
+            text,
+            data,
+            measure + "; ties (identical schedules in every trial) are not counted",
+            expectation(word, lower=lower),
+            _configurations(quantifier, parts),
+            "; ".join(x for x in (span, ours) if x),
+            word=word,
+        )
 
     def never_overtakes(self) -> Claim:
         per_trial: dict[int, float] = {}
@@ -264,8 +367,7 @@ class _Claims:
                     "scheduling algorithms, overtaking jobs can occur'; §5, preliminary "
                     "simulation)",
                     f"standard {name}, 8 jobs, {trials} at intervals "
-                    f"{', '.join(f'{i:g}' for i in at) or '-'}"
-                    + (f"; {self.note}" if algorithm == "fifo" else ""),
+                    f"{', '.join(f'{i:g}' for i in at) or '-'}",
                     "share of trials with an overtaking job (exact binomial interval)",
                     Expect.above(0.0),
                     ProportionEstimate(len(seen), len(hit)) if hit else None,
@@ -276,100 +378,83 @@ class _Claims:
 
     def nearly_equal(self) -> list[Claim]:
         out = []
-        expect = Expect.between(-NEARLY_EQUAL, NEARLY_EQUAL)
         for algorithm, name in (("fifo", "FIFO"), ("round_robin", "Round-Robin")):
-            candidates = [
+            parts = [
                 (
                     _label(algorithm, b, i),
-                    _relative(self.cells(algorithm, b, i), self.cells(algorithm, None, i), "total"),
+                    compare(self.cells(algorithm, b, i), self.cells(algorithm, None, i), "total"),
                 )
                 for b in self.bounds(algorithm)[1:]
                 for i in self.intervals
             ]
-            label, estimate = _weakest(candidates, expect)
             out.append(
-                Claim(
+                self.claim(
                     f"nearly-equal-{_short(algorithm)}",
                     f"{name} with the proposed policy achieves nearly equal performance to "
                     f"standard {name} (§5.2, §6, abstract)",
-                    self.data(
-                        f"{len(candidates)} (bound, interval) configurations", algorithm == "fifo"
-                    ),
-                    "deferment minus standard, mean total time, % of standard, paired per trial; "
-                    f"the configuration with the weakest evidence ({label})",
-                    expect,
-                    estimate,
+                    self.data(f"every deferment bound at every interval ({len(parts)})"),
+                    "deferment minus standard, mean total time per job, % of standard, paired "
+                    "per trial, in each (bound, interval)",
+                    "not significant",
+                    parts,
                 )
             )
         return out
 
     def bound_no_effect(self) -> list[Claim]:
         out = []
-        expect = Expect.between(-NO_RELATION, NO_RELATION)
         for algorithm, name in (("fifo", "FIFO"), ("round_robin", "Round-Robin")):
             bounds = self.bounds(algorithm)[1:]
-            candidates: list[tuple[str, MeanEstimate | None]] = []
+            parts: list[tuple[str, Part]] = []
             if len(bounds) >= 2:
                 low, high = bounds[0], bounds[-1]
                 for i in self.intervals:
+                    new, old = self.cells(algorithm, high, i), self.cells(algorithm, low, i)
                     for field in ("computation", "waiting", "total", "total_std"):
-                        a, b, base = _pairs(
-                            self.cells(algorithm, high, i),
-                            self.cells(algorithm, low, i),
-                            field,
-                            "total",
-                        )
-                        values = [100.0 * (x - y) / z for x, y, z in zip(a, b, base, strict=True)]
-                        candidates.append(
-                            (f"{field} at {i:g}", MeanEstimate(values, unit="%") if a else None)
-                        )
-            label, estimate = _weakest(candidates, expect)
+                        parts.append((f"{_MEASURE[field]} at {i:g}",
+                                      compare(new, old, field, base="total")))  # fmt: skip
             pair = f"B = {bounds[-1]} minus B = {bounds[0]}" if len(bounds) >= 2 else "-"
             out.append(
-                Claim(
+                self.claim(
                     f"bound-no-effect-{_short(algorithm)}",
                     f"{name} shows no relationship between the task deferment bound and the "
                     "computation, waiting or total time or its standard deviation (§5.2, §6)",
-                    self.data(
-                        f"the four measures at {len(self.intervals)} intervals", algorithm == "fifo"
-                    ),
-                    f"{pair}, each measure in % of the total time, paired per trial; the measure "
-                    f"and interval with the weakest evidence ({label})",
-                    expect,
-                    estimate,
+                    self.data(f"the four measures at {len(self.intervals)} intervals"),
+                    f"{pair}, each measure in % of B = {bounds[0] if bounds else '-'}'s total "
+                    "time, paired per trial, for each measure at each interval",
+                    "not significant",
+                    parts,
                 )
             )
         return out
 
     def fifo_computation_flat(self) -> Claim:
-        expect = Expect.between(-NEARLY_EQUAL, NEARLY_EQUAL)
         longest = self.intervals[-1] if self.intervals else None
-        candidates = [
+        parts = [
             (
                 _label("fifo", b, i),
-                _relative(self.cells("fifo", b, i), self.cells("fifo", b, longest), "computation"),
+                compare(self.cells("fifo", b, i), self.cells("fifo", b, longest), "computation"),
             )
             for b in self.bounds("fifo")
             for i in self.intervals[:-1]
         ]
-        label, estimate = _weakest(candidates, expect)
-        return Claim(
+        return self.claim(
             "fifo-computation-flat",
             "In FIFO, regardless of the interval, the average computation time varies little "
             "(§5.2, Fig. 1a)",
             self.data("every FIFO variant"),
-            f"computation time at each interval minus at the longest ({_g(longest)}), % of the "
-            f"latter, paired per trial; the weakest of {len(candidates)} ({label})",
-            expect,
-            estimate,
+            f"computation time at each interval minus at the longest ({_g(longest)}), % of "
+            "the latter, paired per trial, for each variant and interval",
+            "not significant",
+            parts,
         )
 
-    def trend(self, algorithms: Sequence[str], field: str) -> list[tuple[str, MeanEstimate | None]]:
+    def trend(self, algorithms: Sequence[str], field: str) -> list[tuple[str, Part]]:
         steps = list(zip(self.intervals, self.intervals[1:], strict=False))
         return [
             (
                 f"{_label(a, b)}, {short:g} vs {long:g}",
-                _relative(self.cells(a, b, short), self.cells(a, b, long), field),
+                compare(self.cells(a, b, short), self.cells(a, b, long), field),
             )
             for a in algorithms
             for b in self.bounds(a)
@@ -377,107 +462,105 @@ class _Claims:
         ]
 
     def rr_computation_grows(self) -> Claim:
-        candidates = self.trend(["round_robin"], "computation")
-        label, estimate = _weakest(candidates, Expect.above(0.0))
-        return Claim(
+        return self.claim(
             "rr-computation-grows",
             "In Round-Robin, the shorter the interval, the longer the average computation time "
             "(§5.2, Fig. 1b)",
-            self.data("every round-robin variant", fifo=False),
+            self.data("every round-robin variant"),
             "computation time at an interval minus at the next longer one, % of the latter, "
-            f"paired per trial; the weakest of {len(candidates)} steps ({label})",
-            Expect.above(0.0),
-            estimate,
+            "paired per trial, for each variant and step",
+            "better",
+            self.trend(["round_robin"], "computation"),
+            lower=False,
         )
 
     def fifo_waiting_grows(self) -> Claim:
         shortest, longest = (
             (self.intervals[0], self.intervals[-1]) if self.intervals else (None, None)
         )
-        candidates = []
-        for b in self.bounds("fifo"):
-            a, c, _ = _pairs(
-                self.cells("fifo", b, shortest), self.cells("fifo", b, longest), "waiting"
+        parts = [
+            (
+                _label("fifo", b),
+                compare(
+                    self.cells("fifo", b, shortest),
+                    self.cells("fifo", b, longest),
+                    "waiting",
+                    relative=False,
+                ),
             )
-            candidates.append((_label("fifo", b), paired_difference(a, c) if a else None))
-        label, estimate = _weakest(candidates, Expect.above(0.0))
-        return Claim(
+            for b in self.bounds("fifo")
+        ]
+        return self.claim(
             "fifo-waiting-grows",
             "In FIFO, a shorter interval tends to result in a longer average waiting time "
             "(§5.2, Fig. 2a)",
             self.data("every FIFO variant"),
-            f"waiting time at the shortest interval ({_g(shortest)}) minus at the longest "
-            f"({_g(longest)}), time units, paired per trial; the weakest variant ({label})",
-            Expect.above(0.0),
-            estimate,
+            f"mean waiting time per job at the shortest interval ({_g(shortest)}) minus at the "
+            f"longest ({_g(longest)}), in {TIME}, paired per trial, for each variant",
+            "better",
+            parts,
+            lower=False,
         )
 
     def rr_waiting_negligible(self) -> Claim:
-        candidates = []
+        parts: list[tuple[str, Part]] = []
         for b in self.bounds("round_robin"):
             for i in self.intervals:
                 rows = [r for _, r in sorted(self.cells("round_robin", b, i).items())]
                 values = [100.0 * r["waiting"] / r["computation"] for r in rows]
-                candidates.append(
+                parts.append(
                     (
                         _label("round_robin", b, i),
                         MeanEstimate(values, unit="%") if values else None,
                     )
                 )
-        label, estimate = _weakest(candidates, Expect.below(NEGLIGIBLE))
-        return Claim(
+        return self.claim(
             "rr-waiting-negligible",
             "In Round-Robin, regardless of the interval, the average waiting time is negligible "
             "compared to the computation time (§5.2, Fig. 2b)",
-            self.data("every round-robin variant and interval", fifo=False),
-            "waiting time in % of the computation time, per trial; the weakest of "
-            f"{len(candidates)} ({label})",
-            Expect.below(NEGLIGIBLE),
-            estimate,
+            self.data("every round-robin variant and interval"),
+            "mean waiting time in % of the mean computation time, per trial, for each variant "
+            "and interval",
+            "negligible",
+            parts,
         )
 
     def total_grows(self) -> Claim:
-        candidates = self.trend(["fifo", "round_robin"], "total")
-        label, estimate = _weakest(candidates, Expect.above(0.0))
-        return Claim(
+        return self.claim(
             "total-grows",
             "In both FIFO and Round-Robin, the shorter the interval, the longer the average "
             "total time (§5.2, Fig. 3a, 3b)",
             self.data("every variant"),
             "total time at an interval minus at the next longer one, % of the latter, paired "
-            f"per trial; the weakest of {len(candidates)} steps ({label})",
-            Expect.above(0.0),
-            estimate,
+            "per trial, for each variant and step",
+            "better",
+            self.trend(["fifo", "round_robin"], "total"),
+            lower=False,
         )
 
-    def versus(
-        self, field: str, at: Sequence[float], fifo_first: bool
-    ) -> list[tuple[str, MeanEstimate | None]]:
+    def versus(self, field: str, at: Sequence[float], fifo_first: bool) -> list[tuple[str, Part]]:
         """FIFO against round robin (or the reverse), same variant and interval."""
         out = []
         for b in self.bounds("fifo"):
             for i in at:
                 f, r = self.cells("fifo", b, i), self.cells("round_robin", b, i)
                 label = f"{'standard' if b is None else f'B = {b}'} at {i:g}"
-                out.append(
-                    (label, _relative(f, r, field) if fifo_first else _relative(r, f, field))
-                )
+                out.append((label, compare(f, r, field) if fifo_first else compare(r, f, field)))
         return out
 
     def fifo_beats_rr(self) -> Claim:
         cases = self.versus("total", self.intervals, fifo_first=True)
-        needed = len(cases) // 2 + 1
-        label, estimate = _weakest(cases, Expect.below(0.0), needed=needed)
-        return Claim(
+        return self.claim(
             "fifo-beats-rr-most-cases",
             "In most cases, the average total time of FIFO algorithms is shorter than that of "
             "Round-Robin algorithms (§5.2, Fig. 3)",
             self.data(f"{len(cases)} cases (variant, interval)"),
-            "FIFO minus round robin, same variant and interval, total time, % of round robin, "
-            f"paired per trial; more than half must hold: the {_ordinal(needed)} best supported of "
-            f"{len(cases)} ({label})",
-            Expect.below(0.0),
-            estimate,
+            "FIFO minus round robin, same variant and interval, mean total time per job, % of "
+            "round robin, paired per trial, in each case; more than half of the cases that "
+            "are not ties must hold",
+            "better",
+            cases,
+            quantifier="most",
         )
 
     def std_order(self) -> list[Claim]:
@@ -497,61 +580,51 @@ class _Claims:
                 "For longer intervals, FIFO has a smaller standard deviation of total time",
             ),
         ):
-            cases = self.versus("total_std", at, fifo_first)
-            label, estimate = _weakest(cases, Expect.below(0.0))
             smaller, other = ("FIFO", "round robin") if fifo_first else ("round robin", "FIFO")
             out.append(
-                Claim(
+                self.claim(
                     key,
                     f"{text} (§5.2, Fig. 4)",
                     self.data(
                         f"every variant at intervals {', '.join(f'{i:g}' for i in at) or '-'} "
                         f"(the {'longer' if fifo_first else 'shorter'} half)"
                     ),
-                    f"{smaller} minus {other}, same variant and interval, std. dev. of total time, "
-                    f"% of {other}, paired per trial; the weakest of {len(cases)} ({label})",
-                    Expect.below(0.0),
-                    estimate,
+                    f"{smaller} minus {other}, same variant and interval, std. dev. of total "
+                    f"time, % of {other}, paired per trial, in each case",
+                    "better",
+                    self.versus("total_std", at, fifo_first),
                 )
             )
         return out
 
     def fifo_deferment_better(self) -> Claim:
-        def overall(algorithm: str) -> dict[int, float]:
-            totals: dict[int, list[float]] = {}
-            for b in self.bounds(algorithm)[1:]:
-                for i in self.intervals:
-                    for trial, row in self.cells(algorithm, b, i).items():
-                        totals.setdefault(trial, []).append(row["total"])
-            return {k: statistics.fmean(v) for k, v in totals.items()}
-
-        f, r = overall("fifo"), overall("round_robin")
-        common = sorted(set(f) & set(r))
-        estimate = (
-            paired_difference([f[k] for k in common], [r[k] for k in common], relative=True)
-            if common
-            else None
-        )
-        return Claim(
+        parts = [
+            (
+                _label("fifo", b, i).replace("FIFO ", ""),
+                compare(self.cells("fifo", b, i), self.cells("round_robin", b, i), "total"),
+            )
+            for b in self.bounds("fifo")[1:]
+            for i in self.intervals
+        ]
+        return self.claim(
             "fifo-deferment-better",
             "The algorithm based on FIFO with the proposed policy has better performance than "
             "the one based on Round-Robin (§6)",
-            self.data("every bound and interval"),
-            "FIFO with deferment minus round robin with deferment, total time averaged over "
-            "the bounds and intervals, % of round robin, paired per trial",
-            Expect.below(0.0),
-            estimate,
+            self.data("every deferment bound at every interval"),
+            "FIFO with deferment minus round robin with the same bound, mean total time per "
+            "job, % of round robin, paired per trial, in each (bound, interval)",
+            "better",
+            parts,
         )
 
     def spare_power(self) -> list[Claim]:
         out = []
-        expect = Expect.below(NEARLY_EQUAL)
         for key, experiment, where in (
             ("spare-power-table-1", "main", "Table 1"),
             ("spare-power-text", "spare", "the text of §5.1"),
         ):
             at = self.t.intervals(experiment)
-            candidates = []
+            parts: list[tuple[str, Part]] = []
             trials: set[int] = set()
             jobs = "-"
             shown = []
@@ -566,27 +639,24 @@ class _Claims:
                             replicas.append(statistics.fmean(r["replicas"] for r in mine.values()))
                         if b is not None:
                             standard = self.cells(algorithm, None, i, experiment)
-                            candidates.append(
-                                (_label(algorithm, b, i), _relative(mine, standard, "work"))
-                            )
+                            parts.append((_label(algorithm, b, i), compare(mine, standard, "work")))
                 if len(replicas) > 1:
                     shown.append(
                         f"{_label(algorithm, None)} {replicas[0]:.1f}, with deferment "
-                        f"{_span(replicas[1:])}"
+                        f"{min(replicas[1:]):.1f}-{max(replicas[1:]):.1f}"
                     )
-            label, estimate = _weakest(candidates, expect)
             out.append(
-                Claim(
+                self.claim(
                     key,
                     "The proposed algorithms' consumption of spare computing power is small "
                     f"(abstract in Japanese: 余剰計算力の消費量が小さい), {jobs} jobs ({where})",
                     f"{jobs}-job trials ({experiment} experiment, {len(trials)} trials) at "
-                    f"intervals {', '.join(f'{i:g}' for i in at) or '-'}; {self.note}",
+                    f"intervals {', '.join(f'{i:g}' for i in at) or '-'}",
                     "spare power consumed (instructions computed, cancelled replicas "
                     "included), deferment minus the standard algorithm, % of the standard's, "
-                    f"paired per trial; the weakest of {len(candidates)} ({label})",
-                    expect,
-                    estimate,
+                    "paired per trial, in each (algorithm, bound, interval)",
+                    "not significant",
+                    parts,
                     ours=f"replicas per trial at {_g(at[0] if at else None)}: " + "; ".join(shown)
                     if shown
                     else "",
@@ -595,9 +665,12 @@ class _Claims:
         return out
 
 
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+_MEASURE = {
+    "computation": "computation",
+    "waiting": "waiting",
+    "total": "total",
+    "total_std": "std. dev. of total",
+}
 
 
 def _short(algorithm: str) -> str:

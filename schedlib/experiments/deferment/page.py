@@ -7,16 +7,21 @@ sections are generated and checked.
 from __future__ import annotations
 
 import math
+import re
 import statistics
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from schedlib.experiments.deferment.findings import _Trials, claims
-from schedlib.experiments.deferment.setup import PAPER_INTERVALS, READINGS, ExperimentSettings
-from schedlib.experiments.options import (
-    judged,
+from schedlib.experiments.claims import claim_rows
+from schedlib.experiments.deferment.findings import (
+    TIME,
+    _reading_of,
+    _Trials,
+    claims,
+    described,
 )
-from schedlib.experiments.pages import markdown_table
+from schedlib.experiments.deferment.setup import PAPER_INTERVALS, READINGS, ExperimentSettings
+from schedlib.experiments.pages import glance_markdown, markdown_table
 from schedlib.results.verdicts import ProportionEstimate
 
 
@@ -31,17 +36,19 @@ def documented_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     The per-trial rows (tens of thousands) are not stored; the page needs:
 
     - the summary rows;
-    - `kind` = `"claim"`: the judged claims for every FIFO reading that ran
-      (`reading`, `key`, `claim`, `ours`, `expected`, `verdict`), each reading
-      judged on its own (Holm over its claims);
-    - `kind` = `"coincide"`: per main interval, the variants whose results are
-      identical in every trial (`groups`: lists of variant names).
+    - `kind` = `"claim"`: each claim as measured under every FIFO reading that ran
+      (`reading`, `key`, `claim`, `ours`, `verdict`, `p`), each reading judged on its
+      own (Holm over its claims; the default reading's are the paper's count);
+    - `kind` = `"coincide"`: per main interval, the variants that made the same
+      schedule in every trial (`groups`: lists of variant names).
 
     Examples
     --------
     >>> from schedlib.experiments.deferment import reproduce
+    >>> from schedlib.experiments.running import Execution
     >>> table = reproduce(ExperimentSettings(trials=2, jobs=2, tasks=2, processors=2,
-    ...     intervals=(500, 4000), bounds=(1,), overtaking_trials=0, spare_trials=0), workers=1)
+    ...     intervals=(500, 4000), bounds=(1,), overtaking_trials=0, spare_trials=0),
+    ...     Execution(workers=1))
     >>> kept = documented_rows(table)
     >>> sorted({r["kind"] for r in kept})
     ['claim', 'coincide', 'summary']
@@ -50,16 +57,20 @@ def documented_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """
     kept = [dict(r) for r in rows if r.get("kind") == "summary"]
     trials = _Trials(rows)
-    for reading in trials.readings():
-        for claim in judged(claims(rows, reading)):
-            kept.append({"kind": "claim", "reading": reading, **claim})
+    measured = claims(rows)
+    judged = claim_rows(measured)
+    first = _reading_of(trials, None)
+    for claim, row in zip(measured, judged, strict=True):
+        shown = [(first, claim.estimate, row["verdict"], row["p"])]
+        shown += [(name, m, row[f"verdict ({name})"], "") for name, m in claim.readings]
+        for reading, estimate, verdict, p in shown:
+            kept.append({"kind": "claim", "reading": reading, "key": claim.key,
+                         "claim": claim.text, "ours": described(estimate, claim.expect),
+                         "verdict": verdict, "p": p})  # fmt: skip
     results: dict[tuple[Any, ...], dict[tuple[Any, ...], list[int]]] = {}
     for (experiment, algorithm, reading, bound, interval), cells in trials.cells.items():
         if experiment == "main":
-            signature = tuple(
-                (k, cells[k]["computation"], cells[k]["waiting"], cells[k]["total_std"])
-                for k in sorted(cells)
-            )
+            signature = tuple((k, cells[k].get("schedule")) for k in sorted(cells))
             name = _variant_name(algorithm, reading, bound)
             results.setdefault((interval,), {}).setdefault(signature, []).append(name)  # type: ignore[arg-type]
     for (interval,), groups in sorted(results.items()):
@@ -75,17 +86,66 @@ _SHOWN = (
 )
 
 
-def _summary_table(rows: Sequence[Mapping[str, Any]]) -> str:
-    lines = []
+def _summary_tables(rows: Sequence[Mapping[str, Any]]) -> str:
+    """Two tables of summary rows: the times (means over the trials, in time units), and
+    overtaking, replicas and spare power."""
+    times, others = [], []
     for r in rows:
-        cell = {"algorithm": _variant_name(r["algorithm"], r["reading"], r["bound"])}
-        for field, title in _SHOWN:
-            cell[title] = f"{r[field]:.1f}"
-        cell["overtaking jobs (trials)"] = f"{r['overtaking_jobs']} ({r['overtaking_trials']})"
-        cell["replicas / trial"] = f"{r['replicas']:.1f}"
-        cell["spare power consumed"] = "-" if r["work"] is None else f"{r['work']:.1f} %"
-        lines.append(cell)
-    return markdown_table(lines)
+        name = _variant_name(r["algorithm"], r["reading"], r["bound"])
+        times.append(
+            {
+                "algorithm": name,
+                **{f"{title} ({TIME})": f"{r[field]:.1f}" for field, title in _SHOWN},
+            }
+        )
+        others.append({
+            "algorithm": name,
+            "overtaking jobs (in trials)": f"{r['overtaking_jobs']} ({r['overtaking_trials']})",
+            "replicas per trial": f"{r['replicas']:.1f}",
+            "spare power consumed (%)": "-" if r["work"] is None else f"{r['work']:.1f}",
+        })  # fmt: skip
+    return markdown_table(times) + "\n\n" + markdown_table(others)
+
+
+def _top_level(text: str) -> list[str]:
+    """`text` split at each `"; "` outside parentheses."""
+    parts, depth, start = [], 0, 0
+    for i, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0 and text.startswith("; ", i):
+            parts.append(text[start:i])
+            start = i + 2
+    return [*parts, text[start:]]
+
+
+def glance_estimate(ours: str) -> str:
+    """What the verdicts at a glance show of a claim's `ours`: its first part; for a claim
+    over configurations, the count that hold (without the list of which went which way)
+    and the range of their means.
+
+    Examples
+    --------
+    >>> glance_estimate("every: 1 of 2 configurations hold, 1 does not (a: holds; b: does "
+    ...                 "not hold); 3 ties (same) not counted; means -1 % to 2 %")
+    'every: 1 of 2 configurations hold, 1 does not, means -1 % to 2 %'
+    >>> glance_estimate("0.4 % [0.109, 1.02] (4 of 1000); in trial(s) 491, 506")
+    '0.4 % [0.109, 1.02] (4 of 1000)'
+    """
+    parts = _top_level(ours)
+    head = parts[0]
+    if " configurations hold" not in head:
+        return head
+    head = re.sub(r" \([^()]*; [^()]*\)", "", head)  # the list of which went which way
+    if " 0 of 0 configurations" in head:  # every configuration a tie
+        return next((p.replace(" not counted", "") for p in parts[1:] if " tie" in p), head)
+    span = next((p for p in parts[1:] if p.startswith("mean")), "")
+    return head + (f", {span}" if span else "")
+
+
+def _collapsed(title: str, text: str) -> str:
+    """`text` in a collapsible block (closed) titled `title`."""
+    body = "\n".join(f"    {line}" if line else "" for line in text.splitlines())
+    return f'??? note "{title}"\n\n{body}'
 
 
 def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str, str]:
@@ -101,12 +161,15 @@ def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str
         at = [r for r in main if r["interval"] == interval]
         paper = "" if interval in PAPER_INTERVALS else " (ours)"
         blocks.append(
-            f"**Interval {interval:g}{paper}**, {at[0]['trials']} trials\n\n" + _summary_table(at)
-        )
+            _collapsed(f"Interval {interval:g}{paper}: {at[0]['trials']} trials",
+                       _summary_tables(at))
+        )  # fmt: skip
     spare = [r for r in summary if r["experiment"] == "spare"]
     spare_blocks = [
-        f"**Interval {i:g}**, {next(r for r in spare if r['interval'] == i)['trials']} trials\n\n"
-        + _summary_table([r for r in spare if r["interval"] == i])
+        _collapsed(
+            f"Interval {i:g}: {next(r for r in spare if r['interval'] == i)['trials']} trials",
+            _summary_tables([r for r in spare if r["interval"] == i]),
+        )
         for i in sorted({r["interval"] for r in spare})
     ]
     coincide = []
@@ -128,13 +191,14 @@ def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str
             coincide.extend(f"    - {_group(g)}" for g in same)
     verdicts = [r for r in rows if r["kind"] == "claim"]
     readings = [name for name in READINGS if any(r["reading"] == name for r in verdicts)]
+    others = readings[1:]
     table = []
-    for key in dict.fromkeys(r["key"] for r in verdicts):
-        cell = {"claim": next(r["claim"] for r in verdicts if r["key"] == key)}
-        for reading in readings:
+    for i, key in enumerate(dict.fromkeys(r["key"] for r in verdicts), start=1):
+        cell = {"#": str(i)}
+        for reading in others:
             row = next(r for r in verdicts if r["key"] == key and r["reading"] == reading)
-            cell[f"{reading}: ours"] = row["ours"]
-            cell[f"{reading}: verdict"] = f"**{row['verdict']}**"
+            cell[f"under {reading}: ours"] = glance_estimate(row["ours"])
+            cell["verdict"] = f"**{row['verdict']}**"
         table.append(cell)
     below = {r["interval"] for r in summary if r["experiment"] == "overtaking"}
     overtaking = [r for r in summary if r["experiment"] == "overtaking"] + [
@@ -149,25 +213,25 @@ def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str
             "trials": r["trials"],
             "overtaking jobs": r["overtaking_jobs"],
             "trials with one": r["overtaking_trials"],
-            "share of trials": ProportionEstimate(r["overtaking_trials"], r["trials"]).describe(),
+            "share of trials (exact 95 % interval)": ProportionEstimate(
+                r["overtaking_trials"], r["trials"]
+            ).describe(),
         }
         for r in overtaking
     ]
     longest = [r for r in main if r["interval"] == intervals[-1]] if intervals else []
     alone = statistics.fmean(r["computation"] for r in longest) if longest else math.nan
+    glance = [{**c, "ours": glance_estimate(c["ours"])} for c in full["claims"]]
     return {
+        "full-glance": glance_markdown(glance),
         "full-alone": f"{alone:.0f}",
         "model-spare-power": f"{round(_spare_power(ExperimentSettings()), -4):,.0f}",
         "full-main": "\n\n".join(blocks),
         "full-coincide": "\n".join(coincide),
         "full-spare": "\n\n".join(spare_blocks) or "(not run)",
-        "full-readings": markdown_table(table),
+        "full-readings": markdown_table(table) if others else "(no other reading)",
         "full-overtaking": markdown_table(p0),
     }
-
-
-def _claim_text(document: Mapping[str, Any], key: str) -> str:
-    return next((c["claim"] for c in document["claims"] if c["key"] == key), key)
 
 
 def _group(names: Sequence[str]) -> str:
@@ -194,68 +258,94 @@ def figures() -> dict[str, Callable[[Sequence[Mapping[str, Any]], str], None]]:
 
 
 _MEASURES = (
-    ("computation", "Computation time"),
-    ("waiting", "Waiting time"),
-    ("total", "Total time"),
-    ("total_std", "Std. dev. of total time"),
+    ("computation", "computation time"),
+    ("waiting", "waiting time"),
+    ("total", "total time"),
+    ("total_std", "std. dev. of total time"),
 )
+
+_LINES: tuple[tuple[str, str | None, bool, str], ...] = (
+    # (algorithm, reading, with the largest bound, legend)
+    ("fifo", "originals-first", False, "FIFO (originals-first), standard"),
+    ("fifo", "originals-first", True, "FIFO (originals-first), B = {B}"),
+    ("fifo", "head-job", False, "FIFO (head-job), every variant"),
+    ("round_robin", None, False, "round robin, standard"),
+    ("round_robin", None, True, "round robin, B = {B}"),
+)
+"""The lines of the figure: the standard algorithms and the largest bound (the other bounds
+lie between them, see the tables); under head-job the FIFO variants coincide."""
+
+
+def _colour(algorithm: str, reading: str | None) -> tuple[str, str]:
+    """The colour and marker of a line: FIFO's and round robin's fixed colours; FIFO under
+    the head-job reading in orange (a second FIFO)."""
+    from schedlib.experiments.figures import PALETTE, colour, marker
+
+    if algorithm == "fifo" and reading != "originals-first":
+        return PALETTE["orange"], "^"
+    name = "fifo" if algorithm == "fifo" else "round robin"
+    return colour(name), marker(name)
 
 
 def plot(rows: Sequence[Mapping[str, Any]], path: str) -> None:
-    """Draw the paper's Figures 1a-4b from the main experiment's summary rows into `path`.
+    """Draw the paper's Figures 1-4 (computation, waiting, total time and the standard
+    deviation of total time) from the main experiment's summary rows into `path`.
 
-    One panel per measure (rows) and algorithm (columns: FIFO per reading,
-    round robin); in each, one group of bars per variant (Standard, Bound = n)
-    and one bar per interval.
+    One panel per measure, all in time units on one shared y axis; x is the submission
+    interval (logarithmic); one line per algorithm (standard, and deferment with the
+    largest bound dashed), its colour fixed across the reproductions' figures, with the
+    95 % interval of the mean over trials as a band.
 
     Raises
     ------
     SchedlibError
         If matplotlib is missing (names the `plot` extra).
     """
-    from schedlib.results.plotting import pyplot, save_figure
+    from schedlib.experiments.figures import figure, label, save
+    from schedlib.results.verdicts import t_quantile
 
-    plt = pyplot()
     main = [r for r in rows if r.get("kind") == "summary" and r["experiment"] == "main"]
-    columns = list(dict.fromkeys((r["algorithm"], r["reading"]) for r in main))
-    variants_ = sorted({r["bound"] for r in main}, key=lambda b: (b is not None, b or 0))
     intervals = sorted({r["interval"] for r in main})
-    figure, axes = plt.subplots(
-        len(_MEASURES),
-        len(columns),
-        figsize=(4.2 * len(columns), 3.0 * len(_MEASURES)),
-        squeeze=False,
-    )
-    width = 0.8 / max(1, len(intervals))
-    for row_index, (measure, title) in enumerate(_MEASURES):
-        for col, (algorithm, reading) in enumerate(columns):
-            axis = axes[row_index][col]
-            for k, interval in enumerate(intervals):
-                values = [
-                    next(
-                        (
-                            r[measure]
-                            for r in main
-                            if r["algorithm"] == algorithm
-                            and r["reading"] == reading
-                            and r["bound"] == bound
-                            and r["interval"] == interval
-                        ),
-                        math.nan,
-                    )
-                    for bound in variants_
-                ]
-                axis.bar(
-                    [v + k * width for v in range(len(variants_))],
-                    values,
-                    width,
-                    label=f"Interval = {interval:g}",
-                )
-            axis.set_xticks([v + width * (len(intervals) - 1) / 2 for v in range(len(variants_))])
-            axis.set_xticklabels(["Std" if b is None else f"B={b}" for b in variants_])
-            name = f"FIFO, {reading}" if algorithm == "fifo" else "Round-Robin"
-            axis.set_title(f"{title} ({name})", fontsize="small")
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    figure.legend(handles, labels, loc="upper center", ncol=len(intervals), fontsize="small")
-    figure.tight_layout(rect=(0, 0, 1, 0.97))
-    save_figure(figure, path, dpi=70)
+    largest = max((r["bound"] for r in main if r["bound"] is not None), default=None)
+    fig, axes = figure(2, 2, height=5.6, sharex=True, sharey=True)
+    for ax, (measure, title) in zip(axes, _MEASURES, strict=True):
+        for algorithm, reading, deferred, text in _LINES:
+            if deferred and largest is None:
+                continue
+            bound = largest if deferred else None
+            cells = {
+                r["interval"]: r
+                for r in main
+                if (r["algorithm"], r["reading"], r["bound"]) == (algorithm, reading, bound)
+            }
+            xs = [i for i in intervals if i in cells]
+            if not xs:
+                continue
+            tint, symbol = _colour(algorithm, reading)
+            means = [cells[i][measure] for i in xs]
+            halves = [
+                t_quantile(0.975, cells[i]["trials"] - 1)
+                * cells[i].get(f"{measure}_sd", 0.0)
+                / math.sqrt(cells[i]["trials"])
+                if cells[i]["trials"] > 1
+                else 0.0
+                for i in xs
+            ]
+            ax.plot(xs, means, "--" if deferred else "-", color=tint,
+                    marker=symbol, markersize=4, linewidth=1.4,
+                    label=text.format(B=bound))  # fmt: skip
+            ax.fill_between(xs, [m - h for m, h in zip(means, halves, strict=True)],
+                            [m + h for m, h in zip(means, halves, strict=True)],
+                            color=tint, alpha=0.2, linewidth=0)  # fmt: skip
+        ax.set_title(title)
+        ax.set_xscale("log")
+        ax.set_xticks(intervals)
+        ax.set_xticklabels([f"{i:g}" for i in intervals])
+        ax.minorticks_off()
+    for ax in axes[2:]:
+        ax.set_xlabel(label("submission interval", "time units"))
+    for ax in axes[::2]:
+        ax.set_ylabel(label("mean over the trials", "time units"))
+    handles, texts = axes[0].get_legend_handles_labels()
+    fig.legend(handles, texts, loc="outside lower center", ncol=2)
+    save(fig, path)

@@ -14,21 +14,24 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from schedlib.deferment.desktopgrid import Processor, TaskJob, work_done
-from schedlib.deferment.farm import run_grid
+from schedlib.deferment.farm import run_grid as run_farm
 from schedlib.deferment.overtaking import overtaking_jobs
 from schedlib.errors import InvalidValueError
-from schedlib.experiments.deferment.setup import NAME, ExperimentSettings, trial_workload, variants
-from schedlib.experiments.running import map_with_progress
+from schedlib.experiments.deferment.setup import ExperimentSettings, trial_workload, variants
+from schedlib.experiments.running import Execution, run_grid
 from schedlib.model import EventKind, RunRecord
+from schedlib.results.digest import schedule_digest
 
 
-def job_measures(record: RunRecord, grid: Sequence[Processor] | None = None) -> dict[str, float]:
+def job_measures(
+    record: RunRecord, grid: Sequence[Processor] | None = None
+) -> dict[str, float | str]:
     """The paper's measures of one run (§5.1), plus overtaking, replicas and spare power.
 
     Parameters
     ----------
     record
-        A finished run of [`run_grid`][schedlib.deferment.farm.run_grid].
+        A finished run of [`run_grid`][schedlib.deferment.farm.run_grid] (the task farm).
     grid
         The processors it ran on, to measure the spare power consumed (`work`
         is NaN without them).
@@ -40,14 +43,16 @@ def job_measures(record: RunRecord, grid: Sequence[Processor] | None = None) -> 
         `total_std` (population standard deviation of the total times),
         `overtaking_jobs` (how many jobs overtake another), `replicas`
         (replica instances started), `work` (instructions computed by every
-        instance, % of the tasks' instructions).
+        instance, % of the tasks' instructions), `schedule` (the run's
+        [`schedule_digest`][schedlib.results.digest.schedule_digest]: two runs with
+        the same digest made the same schedule).
 
     Examples
     --------
     >>> from schedlib.deferment.selection import fifo
     >>> from schedlib.deferment.desktopgrid import SpeedHistory
     >>> grid = [Processor(1, SpeedHistory.constant(1))]
-    >>> m = job_measures(run_grid([TaskJob(1, 0, (2,)), TaskJob(2, 1, (3,))], grid, fifo()), grid)
+    >>> m = job_measures(run_farm([TaskJob(1, 0, (2,)), TaskJob(2, 1, (3,))], grid, fifo()), grid)
     >>> m["waiting"], m["total"], m["work"]
     (0.5, 3.0, 100.0)
     """
@@ -66,6 +71,7 @@ def job_measures(record: RunRecord, grid: Sequence[Processor] | None = None) -> 
         "overtaking_jobs": len(overtaking_jobs(record)),
         "replicas": replicas,
         "work": math.nan if grid is None else _work(record, grid),
+        "schedule": schedule_digest(record),
     }
 
 
@@ -97,7 +103,8 @@ def run_trial(item: tuple[ExperimentSettings, int, str]) -> list[dict[str, Any]]
     Parameters
     ----------
     item
-        `(settings, trial index, experiment)` (one argument, for `parallel_map`);
+        `(settings, trial index, experiment)` (one task of the grid: picklable, and
+        module-level so that a dask worker imports it by name);
         the experiment is `main` (every variant at every interval), `overtaking`
         (the standard FIFO variants at `overtaking_intervals`) or `spare`
         (every variant, `spare_jobs` jobs, at `spare_intervals`).
@@ -124,7 +131,7 @@ def run_trial(item: tuple[ExperimentSettings, int, str]) -> list[dict[str, Any]]
     for variant in chosen:
         for interval in intervals:
             jobs = [TaskJob(j, j * interval, sizes[j]) for j in range(count)]
-            record = run_grid(jobs, grid, variant.scheduler)
+            record = run_farm(jobs, grid, variant.scheduler)
             rows.append(
                 {
                     "kind": "trial",
@@ -143,6 +150,8 @@ def run_trial(item: tuple[ExperimentSettings, int, str]) -> list[dict[str, Any]]
 
 _CONFIG = ("algorithm", "reading", "bound", "interval")
 _MEANS = ("computation", "waiting", "total", "total_std", "replicas", "work")
+_SPREAD = ("computation", "waiting", "total", "total_std")
+"""The measures whose standard deviation over trials a summary row keeps (for the figure)."""
 
 
 def summarize(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -153,7 +162,8 @@ def summarize(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     list of dict
         `kind` = `"summary"`, `experiment`, `jobs`, `algorithm`, `reading`,
         `bound`, `interval`, the means over trials of `computation`, `waiting`,
-        `total`, `total_std`, `replicas` and `work`, `overtaking_jobs`
+        `total`, `total_std`, `replicas` and `work`, the standard deviations over
+        trials of the first four (`computation_sd`, ...), `overtaking_jobs`
         (summed), `overtaking_trials` (trials with one or more) and `trials`.
     """
     groups: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}
@@ -167,6 +177,9 @@ def summarize(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         row.update(zip(_CONFIG, config, strict=True))
         for field in _MEANS:
             row[field] = statistics.fmean(c[field] for c in cells)
+        for field in _SPREAD:
+            spread = [c[field] for c in cells]
+            row[f"{field}_sd"] = statistics.stdev(spread) if len(spread) > 1 else 0.0
         row["overtaking_jobs"] = sum(c["overtaking_jobs"] for c in cells)
         row["overtaking_trials"] = sum(1 for c in cells if c["overtaking_jobs"])
         row["trials"] = len(cells)
@@ -181,6 +194,36 @@ def _items(settings: ExperimentSettings) -> list[tuple[ExperimentSettings, int, 
         (settings, t, "overtaking") for t in range(settings.trials, settings.overtaking_trials)
     ]
     return items
+
+
+def task_key(item: tuple[ExperimentSettings, int, str]) -> str:
+    """A task's key in a resume file: `EXPERIMENT TRIAL` (the settings are the file's options).
+
+    Examples
+    --------
+    >>> task_key((ExperimentSettings(), 7, "main"))
+    'main 7'
+    """
+    _, trial, experiment = item
+    return f"{experiment} {trial}"
+
+
+def task_cost(item: tuple[ExperimentSettings, int, str]) -> float:
+    """A task's expected cost: its runs times their jobs (the 32-job trials go first).
+
+    Examples
+    --------
+    >>> settings = ExperimentSettings()
+    >>> task_cost((settings, 0, "spare")) > task_cost((settings, 0, "main"))
+    True
+    """
+    settings, _, experiment = item
+    count = len(variants(settings))
+    if experiment == "spare":
+        return count * len(settings.spare_intervals) * settings.spare_jobs**2
+    if experiment == "overtaking":
+        return len(settings.readings) * len(settings.overtaking_intervals) * settings.jobs**2
+    return count * len(settings.intervals) * settings.jobs**2
 
 
 def _overtaking_copies(
@@ -199,10 +242,7 @@ def _overtaking_copies(
 
 
 def reproduce(
-    settings: ExperimentSettings | None = None,
-    *,
-    workers: int | None = None,
-    show_progress: bool = False,
+    settings: ExperimentSettings | None = None, execution: Execution | None = None
 ) -> list[dict[str, Any]]:
     """Run the three experiments: every per-trial row, then the summary rows.
 
@@ -210,10 +250,9 @@ def reproduce(
     ----------
     settings
         The parameters (default: the paper's and ours, see the module notes).
-    workers
-        Processes for the trials (`None`: every CPU; `1`: this process).
-    show_progress
-        Draw a progress bar on standard error (only on a terminal).
+    execution
+        Where the trials run (local processes, a dask cluster, resumed from a file: see
+        [`Execution`][schedlib.experiments.running.Execution]; `None`: every local CPU).
 
     Returns
     -------
@@ -225,22 +264,18 @@ def reproduce(
     Notes
     -----
     The `overtaking` experiment's first trials are the main ones (the same
-    streams): their rows are shared, not run twice. Trials are independent and
-    spread over `workers` processes with
-    [`map_with_progress`][schedlib.experiments.running.map_with_progress]; the result does not
-    depend on the number of workers. Complexity: $O(R \\cdot A \\cdot I \\cdot
-    E \\log E)$ for $R$ trials, $A$ algorithms, $I$ intervals and $E$ events
-    per run.
+    streams): their rows are shared, not run twice. Each (experiment, trial) is
+    one task of [`run_grid`][schedlib.experiments.running.run_grid] (the 32-job
+    trials first); the rows do not depend on where they ran. Complexity:
+    $O(R \\cdot A \\cdot I \\cdot E \\log E)$ for $R$ trials, $A$ algorithms, $I$
+    intervals and $E$ events per run.
 
     References
     ----------
     Mine et al. (2007) §5 (Table 1, Figures 1-4).
     """
     config = settings if settings is not None else ExperimentSettings()
-    items = _items(config)
-    parts = map_with_progress(
-        run_trial, items, label=NAME, workers=workers, show_progress=show_progress
-    )
+    parts = run_grid(run_trial, _items(config), execution, key=task_key, cost=task_cost)
     results = [row for part in parts for row in part]
     results += _overtaking_copies(config, results)
     results.sort(key=lambda r: (_EXPERIMENTS.index(r["experiment"]), r["trial"]))

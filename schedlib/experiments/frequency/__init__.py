@@ -14,7 +14,8 @@ schedlib reproduce frequency [--quick] [--replicates 40] [--seed 0] [--quantum 1
                              [--morph-share 0.2] [--readings LABEL,...]
                              [--quanta 0.5,1,2,4] [--max-mfs 0,1,2,4,8]
                              [--sweep-readings LABEL,...|none]
-                             [--workers W] [--format table|json|csv] [--claims]
+                             [--workers N | --dask-local N | --scheduler ADDRESS]
+                             [--resume FILE] [--format table|json|csv] [--claims]
                              [--plot out.png] [--plot-sweep sweep.png]
 ```
 
@@ -77,7 +78,8 @@ Examples
 --------
 >>> from schedlib.frequency.policies import Readings
 >>> settings = Settings(replicates=2, shape=TINY_SHAPE, readings=(Readings(),), sweep_readings=())
->>> rows = reproduce(settings, workers=1)
+>>> from schedlib.experiments.running import Execution
+>>> rows = reproduce(settings, Execution(workers=1))
 >>> [(r["policy"], r["readings"], r["replicate"]) for r in rows][1:3]
 [('pfs', 'head-node/always/-', 1), ('pfs', 'head-node/always/-', 'mean')]
 >>> sorted({c.key for c in claims(rows)} - {c.key for c in claims([])})
@@ -85,7 +87,7 @@ Examples
 """
 
 from schedlib.experiments.frequency.cli import add_arguments, data, main, rows, settings_of
-from schedlib.experiments.frequency.findings import QUICK_DIFFERS, claims
+from schedlib.experiments.frequency.findings import QUICK_DIFFERS, claims, reading_groups
 from schedlib.experiments.frequency.page import (
     figures,
     page_sections,
@@ -99,6 +101,8 @@ from schedlib.experiments.frequency.runs import (
     Settings,
     conjunction,
     reproduce,
+    run_cost,
+    run_key,
     run_one,
 )
 from schedlib.experiments.frequency.setup import (
@@ -159,8 +163,11 @@ __all__ = [
     "plot_comparison",
     "plot_readings",
     "plot_sweep",
+    "reading_groups",
     "reproduce",
     "rows",
+    "run_cost",
+    "run_key",
     "run_one",
     "settings_of",
 ]

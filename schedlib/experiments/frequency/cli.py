@@ -8,7 +8,7 @@ from typing import Any
 import attrs
 
 from schedlib.errors import InvalidValueError
-from schedlib.experiments.command import Rows, numbers, passed_on, run_command
+from schedlib.experiments.command import Rows, passed_on, run_command
 from schedlib.experiments.frequency.findings import claims
 from schedlib.experiments.frequency.page import _means, plot_comparison, plot_sweep
 from schedlib.experiments.frequency.runs import Settings, reproduce
@@ -21,13 +21,21 @@ from schedlib.experiments.frequency.setup import (
     REPLICATES,
     SWEEP_READINGS,
 )
-from schedlib.experiments.options import add_claims_argument, add_quick_argument
+from schedlib.experiments.options import (
+    add_claims_argument,
+    add_grid_arguments,
+    add_quick_argument,
+    count,
+    count_list,
+    number,
+    number_list,
+    positive_number,
+)
 from schedlib.experiments.running import Execution
 from schedlib.frequency.cost import MigrationCost
 from schedlib.frequency.pfs import DEFAULT_GRACE
 from schedlib.frequency.policies import Readings
 from schedlib.results.tables import render
-from schedlib.validation import require
 
 
 def _readings_option(text: str, name: str) -> tuple[Readings, ...]:
@@ -45,33 +53,45 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `schedlib reproduce frequency` (the CLI adds `--format`)."""
     parser.add_argument(
         "--replicates",
-        type=int,
+        type=count(),
         default=REPLICATES,
         help=f"independent replicates (default: {REPLICATES})",
     )
     parser.add_argument(
-        "--seed", type=int, default=0, help="seed; replicates are (seed, 0..R-1) (default: 0)"
+        "--seed",
+        type=count(at_least=0),
+        default=0,
+        help="seed; replicates are (seed, 0..R-1) (default: 0)",
     )
     parser.add_argument(
-        "--quantum", type=float, default=QUANTUM, help=f"comparison: Q in s ({QUANTUM:g})"
+        "--quantum", type=positive_number, default=QUANTUM, help=f"comparison: Q in s ({QUANTUM:g})"
     )
-    parser.add_argument("--max-mf", type=int, default=MAX_MF, help=f"comparison: MAX_MF ({MAX_MF})")
-    parser.add_argument("--max-preemption", type=int, default=3, help="MAX_PREEMPTION (default: 3)")
+    parser.add_argument(
+        "--max-mf", type=count(at_least=0), default=MAX_MF, help=f"comparison: MAX_MF ({MAX_MF})"
+    )
+    parser.add_argument(
+        "--max-preemption", type=count(), default=3, help="MAX_PREEMPTION (default: 3)"
+    )
     parser.add_argument(
         "--grace",
-        type=float,
+        type=number(at_least=1),
         default=DEFAULT_GRACE,
-        help=f"grace factor g (default: {DEFAULT_GRACE})",
+        help=f"grace factor g, >= 1 (default: {DEFAULT_GRACE})",
     )
     parser.add_argument(
         "--morph-share",
-        type=float,
+        type=number(at_least=0, at_most=1),
         default=None,
         help="share of interactive jobs with one long burst (default: 0.2)",
     )
-    parser.add_argument("--kc", type=float, default=0.5, help="K_C, communication cost in s (0.5)")
     parser.add_argument(
-        "--kcr", type=float, default=0.5, help="K_CR, checkpoint/restart cost in s (0.5)"
+        "--kc", type=number(at_least=0), default=0.5, help="K_C, communication cost in s (0.5)"
+    )
+    parser.add_argument(
+        "--kcr",
+        type=number(at_least=0),
+        default=0.5,
+        help="K_CR, checkpoint/restart cost in s (0.5)",
     )
     parser.add_argument(
         "--readings",
@@ -79,8 +99,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="comparison: readings next_burst/remote_queue/mfs, comma-separated, or 'all' "
         "(default: all eight)",
     )
-    parser.add_argument("--quanta", default="0.5,1,2,4", help="sweep: quanta (0.5,1,2,4)")
-    parser.add_argument("--max-mfs", default="0,1,2,4,8", help="sweep: MAX_MF values (0,1,2,4,8)")
+    parser.add_argument(
+        "--quanta",
+        type=number_list(greater_than=0),
+        default="0.5,1,2,4",
+        help="sweep: quanta in s, each > 0 (0.5,1,2,4)",
+    )
+    parser.add_argument(
+        "--max-mfs",
+        type=count_list(at_least=0),
+        default="0,1,2,4,8",
+        help="sweep: MAX_MF values, each >= 0 (0,1,2,4,8)",
+    )
     parser.add_argument(
         "--sweep-readings",
         default=",".join(r.label for r in SWEEP_READINGS),
@@ -88,7 +118,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         + ",".join(r.label for r in SWEEP_READINGS)
         + ")",
     )
-    parser.add_argument("--workers", type=int, default=None, help="processes (default: every CPU)")
+    add_grid_arguments(parser)
     parser.add_argument("--plot", metavar="FILE", help="draw the comparison into FILE (.png)")
     parser.add_argument(
         "--plot-sweep", metavar="FILE", help="draw the sweep of the first swept reading (.png)"
@@ -106,19 +136,14 @@ def settings_of(args: argparse.Namespace) -> Settings:
     """The [`Settings`][schedlib.experiments.frequency.Settings] of parsed options."""
     shape = DEFAULT_SHAPE
     if args.morph_share is not None:
-        require(args.morph_share, "--morph-share", at_least=0, at_most=1)
         shape = attrs.evolve(shape, morph_share=args.morph_share)
-    require(args.replicates, "replicates", at_least=1)
-    require(args.seed, "seed", at_least=0)
-    if args.workers is not None:
-        require(args.workers, "workers", at_least=1)
     return Settings(
         **passed_on(args, "replicates", "seed", "quantum", "max_mf", "max_preemption", "grace"),
         cost=MigrationCost(args.kc, args.kcr),
         shape=shape,
         readings=_readings_option(args.readings, "--readings"),
-        quanta=tuple(numbers(args.quanta, "--quanta")),
-        max_mfs=tuple(numbers(args.max_mfs, "--max-mfs", int)),
+        quanta=args.quanta,
+        max_mfs=args.max_mfs,
         sweep_readings=_readings_option(args.sweep_readings, "--sweep-readings"),
     )
 
@@ -145,8 +170,8 @@ def data(args: argparse.Namespace) -> str:
 
 def rows(args: argparse.Namespace, execution: Execution | None = None) -> list[dict[str, Any]]:
     """The reproduction's rows for parsed options (no printing, no plot), run where
-    `execution` says (default: local processes, `--workers`)."""
-    return reproduce(settings_of(args), workers=args.workers, show_progress=True)
+    `execution` says (default: every local CPU)."""
+    return reproduce(settings_of(args), execution)
 
 
 def _shown(table: Rows, args: argparse.Namespace) -> Rows:

@@ -13,10 +13,13 @@ from typing import Any
 
 from schedlib.errors import InvalidValueError
 from schedlib.experiments.claims import claim_rows
-from schedlib.experiments.frequency.findings import _per_replicate, claims
+from schedlib.experiments.frequency.findings import (
+    SAME,
+    claims,
+    reading_groups,
+)
 from schedlib.experiments.frequency.runs import _STATIC, Settings, _label, _number, conjunction
 from schedlib.experiments.frequency.setup import (
-    _MEASURES,
     DEFAULT_COST,
     DEFAULT_SHAPE,
     HYPOTHESIS,
@@ -28,149 +31,174 @@ from schedlib.experiments.frequency.setup import (
 from schedlib.experiments.pages import markdown_table
 from schedlib.frequency.pfs import DEFAULT_GRACE
 from schedlib.frequency.policies import Readings
+from schedlib.results.verdicts import MeanEstimate
 
 
 def _means(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     return [r for r in rows if r.get("part") == "compare" and r.get("replicate") == "mean"]
 
 
+def _by_reading(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """Per reading (a group of identical readings is one), each claim's estimate and verdict:
+    `(label, {key: (measured, verdict)})`, the default reading first."""
+    measured = claims(rows)
+    judged = claim_rows(measured)
+    default = [(c.key, (c.estimate, row["verdict"])) for c, row in zip(measured, judged,
+                                                                       strict=True)]  # fmt: skip
+    out = [(reading_groups(rows)[0][0] if reading_groups(rows) else Readings().label,
+            dict(default))]  # fmt: skip
+    for index, (name, _) in enumerate(measured[0].readings if measured else ()):
+        out.append(
+            (
+                name,
+                {
+                    c.key: (c.readings[index][1], row[f"verdict ({name})"])
+                    for c, row in zip(measured, judged, strict=True)
+                },
+            )
+        )
+    return out
+
+
+def _replicate_values(
+    rows: Sequence[Mapping[str, Any]], policy: str, readings: str, field: str
+) -> list[float]:
+    return [
+        float(r[field])
+        for r in rows
+        if r.get("part") == "compare"
+        and isinstance(r.get("replicate"), int)
+        and (r["policy"], r["readings"]) == (policy, readings)
+        and not math.isnan(_number(r[field]))
+    ]
+
+
+_POLICY_NAMES = {"pfs": "PFS", "pfs+mfs": "PFS+MFS", "round_robin": "round robin", "fcfs": "FCFS"}
+"""How the figures name the policies (their colours are those of `figures.colour`)."""
+_COLOUR_OF = {"pfs": "pfs", "pfs+mfs": "mfs", "round_robin": "round_robin", "fcfs": "fcfs"}
+
+
+_TITLES = {
+    "cpu": "CPU-bound\nturnaround",
+    "response": "response:\nall bursts",
+    "short": f"response:\nbursts ≤ {SHORT_BURST:g} s",
+}
+"""The panel titles of the figures, one per test of the hypothesis."""
+
+
+def _plain_log_ticks(axis: Any, ticks: Sequence[float]) -> None:
+    """Plain numbers (not powers of ten) as the ticks of a logarithmic axis."""
+    axis.set_ticks(list(ticks))
+    axis.set_ticklabels([f"{t:g}" for t in ticks])
+    axis.set_minor_formatter(_null_formatter())
+
+
+def _null_formatter() -> Any:
+    from matplotlib.ticker import NullFormatter
+
+    return NullFormatter()
+
+
 def plot_comparison(rows: Sequence[Mapping[str, Any]], path: str) -> None:
-    """Bars of the comparison at the default readings: turnaround, response, moves.
+    """The four policies at the default readings: CPU-bound turnaround, interactive response
+    (all bursts filled, short bursts hollow; a logarithmic axis, since FCFS's response is
+    about ten times PFS's) and migrations per run, each the mean over replicates with its
+    95 % interval (dots and error bars, no bars).
 
     Raises
     ------
     SchedlibError
         If matplotlib is missing (names the `plot` extra).
     """
-    from schedlib.results.plotting import pyplot, save_figure
+    from schedlib.experiments.figures import colour, figure, label, marker, mean_interval, save
 
-    plt = pyplot()
     default = {_label("pfs", Readings()), Readings().label, _STATIC}
     means = [r for r in _means(rows) if r["readings"] in default]
-    names = [r["policy"] for r in means]
-    xs = list(range(len(means)))
-    colours = ["tab:blue", "tab:orange", "tab:green", "tab:red"][: len(means)]
-    fig, axes = plt.subplots(1, 3, figsize=(12, 3.8))
-    axes[0].bar(
-        xs,
-        [r["cpu_turnaround"] for r in means],
-        yerr=[r["cpu_turnaround_sd"] for r in means],
-        capsize=4,
-        color=colours,
-    )
-    axes[0].set_title("CPU-bound jobs: mean turnaround (s)")
-    width = 0.4
-    axes[1].bar(
-        [x - width / 2 for x in xs],
-        [r["response"] for r in means],
-        width,
-        yerr=[r["response_sd"] for r in means],
-        capsize=3,
-        color=colours,
-        label="all bursts",
-    )
-    axes[1].bar(
-        [x + width / 2 for x in xs],
-        [r["short_response"] for r in means],
-        width,
-        color=colours,
-        alpha=0.5,
-        hatch="//",
-        label=f"bursts <= {SHORT_BURST:g} s",
-    )
-    axes[1].set_yscale("log")
-    axes[1].set_title("interactive jobs: mean burst response (s)")
-    axes[1].legend(fontsize="small")
-    axes[2].bar(
-        [x - width / 2 for x in xs],
-        [r["preemptions"] / 100 for r in means],
-        width,
-        color="tab:gray",
-        label="preemptions / 100",
-    )
-    axes[2].bar(
-        [x + width / 2 for x in xs],
-        [r["migrations"] for r in means],
-        width,
-        color="tab:purple",
-        label="migrations",
-    )
-    axes[2].set_title("per run")
-    axes[2].legend(fontsize="small")
-    for ax in axes:
-        ax.set_xticks(xs)
-        ax.set_xticklabels(names)
-        ax.grid(axis="y", alpha=0.3)
-    first = means[0] if means else {"quantum": math.nan, "max_mf": "?", "replicates": "?"}
-    fig.suptitle(
-        f"The four policies at the default readings (Q = {first['quantum']:g} s, "
-        f"MAX_MF = {first['max_mf']}), means over {first['replicates']} replicates; "
-        "error bars: sd over replicates"
-    )
-    fig.tight_layout()
-    save_figure(fig, path, dpi=100)
+    policies = [r["policy"] for r in means]
+    ys = list(range(len(policies)))
+    fig, axes = figure(1, 3, height=2.6, sharey=True)
+    panels = (
+        (axes[0], (("cpu_turnaround", 0.0, True),), label("CPU-bound turnaround", "s")),
+        (axes[1], (("response", -0.15, True), ("short_response", 0.15, False)),
+         label("burst response", "s")),
+        (axes[2], (("migrations", 0.0, True),), label("migrations", "per run")),
+    )  # fmt: skip
+    for ax, fields, title in panels:
+        for field, shift, filled in fields:
+            for y, r in zip(ys, means, strict=True):
+                name = _COLOUR_OF.get(r["policy"], r["policy"])
+                values = _replicate_values(rows, r["policy"], r["readings"], field)
+                if not values:
+                    continue
+                mean, low, high = mean_interval(values)
+                ax.errorbar([mean], [y + shift], xerr=[[mean - low], [high - mean]],
+                            fmt=marker(name), color=colour(name), capsize=3, markersize=5,
+                            markerfacecolor=colour(name) if filled else "white")  # fmt: skip
+        ax.set_xlabel(title)
+    axes[1].set_xscale("log")
+    _plain_log_ticks(axes[1].xaxis, (0.3, 1, 3, 10))
+    axes[0].set_yticks(ys)
+    axes[0].set_yticklabels([_POLICY_NAMES.get(p, p) for p in policies])
+    axes[0].invert_yaxis()
+    axes[1].set_title(f"filled: all bursts\nhollow: bursts of at most {SHORT_BURST:g} s")
+    save(fig, path)
 
 
 def _reading_estimates(
     rows: Sequence[Mapping[str, Any]],
 ) -> list[tuple[str, list[tuple[float, float]]]]:
     """Per reading: (change, half-width) of each test of the hypothesis."""
-    found = {c.key: c.estimate for c in claims(rows)}
     out = []
-    for read in Readings.every():
+    for label, found in _by_reading(rows):
         values = []
         for key, *_ in HYPOTHESIS:
-            estimate = found.get(f"mfs-{key}/{read.label}")
+            estimate = found.get(f"mfs-{key}", (None, ""))[0]
             values.append(
-                (math.nan, math.nan)
-                if estimate is None
-                else (estimate.value, estimate.half_width())  # type: ignore[union-attr]
+                (estimate.value, estimate.half_width())
+                if isinstance(estimate, MeanEstimate)
+                else (math.nan, math.nan)
             )
-        out.append((read.label, values))
+        out.append((label, values))
     return out
 
 
 def plot_readings(rows: Sequence[Mapping[str, Any]], path: str) -> None:
-    """The hypothesis under each reading: the three changes with their 95 % intervals.
+    """The hypothesis under each reading: the three changes with their 95 % intervals, the
+    equivalence margin of the interactive tests shaded (a forest plot; readings whose runs
+    are identical are one line).
 
     Raises
     ------
     SchedlibError
         If matplotlib is missing (names the `plot` extra).
     """
-    from schedlib.results.plotting import pyplot, save_figure
+    from schedlib.experiments.figures import PALETTE, colour, figure, label, save
 
-    plt = pyplot()
     estimates = _reading_estimates(rows)
-    fig, axes = plt.subplots(1, len(HYPOTHESIS), figsize=(15, 4.6), sharey=True)
+    fig, axes = figure(1, len(HYPOTHESIS), height=1.2 + 0.42 * len(estimates), sharey=True)
     ys = list(range(len(estimates)))
-    for ax, (index, (_, _, what, expect)) in zip(axes, enumerate(HYPOTHESIS), strict=True):
+    for ax, (index, (key, _, _, expect)) in zip(axes, enumerate(HYPOTHESIS), strict=True):
         values = [e[index] for _, e in estimates]
-        ax.errorbar(
-            [v for v, _ in values],
-            ys,
-            xerr=[h for _, h in values],
-            fmt="o",
-            color="tab:blue",
-            capsize=3,
-        )
-        ax.axvline(0.0, color="black", linewidth=0.8)
         if expect.low is not None and expect.high is not None:
-            ax.axvspan(expect.low, expect.high, color="tab:green", alpha=0.15)
-        ax.set_title(f"{what}\n(% change; expected {expect.describe('%')})", fontsize=9)
-        ax.grid(axis="x", alpha=0.3)
+            ax.axvspan(expect.low, expect.high, color=PALETTE["bluish green"], alpha=0.15,
+                       linewidth=0)  # fmt: skip
+        ax.axvline(0.0, color=PALETTE["black"], linewidth=0.8)
+        ax.errorbar([v for v, _ in values], ys, xerr=[h for _, h in values], fmt="o",
+                    color=colour("mfs"), capsize=3, markersize=4)  # fmt: skip
+        ax.set_title(_TITLES[key])
+        ax.set_xlabel(label("change against PFS", "%"))
     axes[0].set_yticks(ys)
-    axes[0].set_yticklabels([label for label, _ in estimates], fontsize=8)
+    axes[0].set_yticklabels([name.replace(SAME, " =\n") for name, _ in estimates], fontsize=8.5)
     axes[0].invert_yaxis()
-    fig.suptitle("PFS+MFS against PFS under each reading: mean change and 95 % interval")
-    fig.tight_layout()
-    save_figure(fig, path, dpi=100)
+    save(fig, path)
 
 
 def plot_sweep(
     rows: Sequence[Mapping[str, Any]], path: str, *, readings: str | None = None
 ) -> None:
-    """Heat maps of the sweep under one reading: the three changes in percent, with verdicts.
+    """The sweep under one reading: each test's change against `MAX_MF`, one line per $Q$,
+    with its 95 % interval (error bars) and the claim's margin shaded; a symmetric
+    logarithmic y axis beyond ±10 % (a small `MAX_MF` multiplies the CPU-bound turnaround).
 
     Parameters
     ----------
@@ -188,47 +216,45 @@ def plot_sweep(
     InvalidValueError
         If the rows hold no sweep under that reading.
     """
-    from schedlib.results.plotting import pyplot, save_figure
+    from schedlib.experiments.figures import PALETTE, figure, label, save
 
-    plt = pyplot()
     sweep = [r for r in rows if r.get("part") == "sweep"]
-    label = readings if readings is not None else (sweep[0]["readings"] if sweep else None)
-    sweep = [r for r in sweep if r["readings"] == label]
+    name = readings if readings is not None else (sweep[0]["readings"] if sweep else None)
+    sweep = [r for r in sweep if r["readings"] == name]
     if not sweep:
-        raise InvalidValueError("readings", label, "the rows hold no sweep under this reading")
+        raise InvalidValueError("readings", name, "the rows hold no sweep under this reading")
     quanta = sorted({r["quantum"] for r in sweep})
     limits = sorted({r["max_mf"] for r in sweep})
     cell = {(r["quantum"], r["max_mf"]): r for r in sweep}
-    fig, axes = plt.subplots(1, len(HYPOTHESIS), figsize=(15, 4.4))
-    for ax, (key, _, what, _) in zip(axes, HYPOTHESIS, strict=True):
-        grid = [[_number(cell[(q, m)][f"{key}_change_pct"]) for m in limits] for q in quanta]
-        image = ax.imshow(grid, cmap="RdYlGn_r", vmin=-20, vmax=20, aspect="auto")
-        for i, q in enumerate(quanta):
-            for j, m in enumerate(limits):
-                row = cell[(q, m)]
-                ax.text(
-                    j,
-                    i,
-                    f"{_number(row[f'{key}_change_pct']):+.1f}\n"
-                    f"±{_number(row[f'{key}_half_width']):.1f}\n{row[f'{key}_verdict']}",
-                    ha="center",
-                    va="center",
-                    fontsize=7,
-                )
-        ax.set_xticks(range(len(limits)))
+    # the quanta are not policies: colours that no policy of this page uses
+    colours = [PALETTE[c] for c in ("blue", "orange", "reddish purple", "black", "sky blue")]
+    styles = ("o", "s", "^", "D", "v")
+    fig, axes = figure(1, len(HYPOTHESIS), height=3.2, sharey=True)
+    xs = list(range(len(limits)))
+    for ax, (key, _, _, expect) in zip(axes, HYPOTHESIS, strict=True):
+        if expect.low is not None and expect.high is not None:
+            ax.axhspan(expect.low, expect.high, color=PALETTE["bluish green"], alpha=0.15,
+                       linewidth=0)  # fmt: skip
+        ax.axhline(0.0, color=PALETTE["black"], linewidth=0.8)
+        for k, q in enumerate(quanta):
+            means = [_number(cell[(q, m)][f"{key}_change_pct"]) for m in limits]
+            halves = [_number(cell[(q, m)][f"{key}_half_width"]) for m in limits]
+            shift = (k - (len(quanta) - 1) / 2) * 0.1
+            ax.errorbar([x + shift for x in xs], means, yerr=halves, color=colours[k % 5],
+                        marker=styles[k % 5], markersize=4, capsize=2, linewidth=1.2,
+                        label=f"Q = {q:g} s")  # fmt: skip
+        ax.set_yscale("symlog", linthresh=10, linscale=2)
+        ax.set_yticks([-10, -5, 0, 5, 10, 100, 1000])
+        ax.set_yticklabels(["-10", "-5", "0", "5", "10", "100", "1000"])
+        ax.yaxis.set_minor_formatter(_null_formatter())
+        ax.set_xticks(xs)
         ax.set_xticklabels([str(m) for m in limits])
-        ax.set_yticks(range(len(quanta)))
-        ax.set_yticklabels([f"{q:g}" for q in quanta])
         ax.set_xlabel("MAX_MF")
-        ax.set_ylabel("quantum Q (s)")
-        ax.set_title(f"{what} (% change)", fontsize=9)
-        fig.colorbar(image, ax=ax, fraction=0.046)
-    fig.suptitle(
-        f"PFS+MFS against PFS, reading {label}: mean change ± 95 % half-width and the verdict "
-        "of each test (Holm over the whole sweep); colours clipped at ±20 %"
-    )
-    fig.tight_layout()
-    save_figure(fig, path, dpi=100)
+        ax.set_title(_TITLES[key])
+    axes[0].set_ylabel(label("change against PFS", "%"))
+    handles, texts = axes[0].get_legend_handles_labels()
+    fig.legend(handles, texts, loc="outside lower center", ncol=len(quanta))
+    save(fig, path)
 
 
 def figures() -> dict[str, Callable[[Sequence[Mapping[str, Any]], str], None]]:
@@ -253,87 +279,134 @@ def _fmt(value: Any, digits: int = 1, sign: bool = False) -> str:
     return f"{number:+.{digits}f}" if sign else f"{number:.{digits}f}"
 
 
-def _compare_table(rows: Sequence[Mapping[str, Any]]) -> str:
-    table = []
+def _with_interval(rows: Sequence[Mapping[str, Any]], r: Mapping[str, Any], field: str,
+                   digits: int) -> str:  # fmt: skip
+    """The mean of `field` over the replicates of `r`'s policy and reading, ± the 95 %
+    half-width (the page's ±)."""
+    values = _replicate_values(rows, r["policy"], r["readings"], field)
+    if not values:
+        return _fmt(r[field], digits)
+    estimate = MeanEstimate(tuple(values))
+    half = estimate.half_width()
+    shown = f"{estimate.mean:.{digits}f}"
+    return shown if math.isnan(half) else f"{shown} ± {half:.{digits}f}"
+
+
+def _who(r: Mapping[str, Any]) -> str:
+    return f"`{r['policy']}`" + ("" if r["readings"] == _STATIC else f"<br>`{r['readings']}`")
+
+
+def _compare_tables(rows: Sequence[Mapping[str, Any]]) -> tuple[str, str]:
+    """The comparison's means over replicates: the jobs' times, and the moves per run."""
+    times, moves = [], []
     for r in _means(rows):
-        table.append(
-            {
-                "policy": f"`{r['policy']}`",
-                "readings": f"`{r['readings']}`",
-                "CPU-bound turnaround (s)": f"{_fmt(r['cpu_turnaround'])} ± "
-                f"{_fmt(r['cpu_turnaround_sd'])}",
-                "response, all bursts (s)": f"{_fmt(r['response'], 2)} ± "
-                f"{_fmt(r['response_sd'], 2)}",
-                "p95 (s)": _fmt(r["response_p95"], 2),
-                "response, short bursts (s)": _fmt(r["short_response"], 2),
-                "migrations": _fmt(r["migrations"]),
-                "preemptions": _fmt(r["preemptions"], 0),
-                "banned": _fmt(r["banned"]),
-            }
-        )
-    return markdown_table(table)
+        times.append({
+            "policy, reading": _who(r),
+            "CPU-bound turnaround (s)": _with_interval(rows, r, "cpu_turnaround", 1),
+            "response, all bursts (s)": _with_interval(rows, r, "response", 2),
+            "95th percentile (s)": _fmt(r["response_p95"], 2),
+            f"response, bursts ≤ {SHORT_BURST:g} s (s)": _with_interval(
+                rows, r, "short_response", 2),
+        })  # fmt: skip
+        moves.append({
+            "policy, reading": _who(r),
+            "migrations per run": _fmt(r["migrations"]),
+            "preemptions per run": _fmt(r["preemptions"], 0),
+            "jobs banned per run": _fmt(r["banned"]),
+        })  # fmt: skip
+    return markdown_table(times), markdown_table(moves)
 
 
-def _readings_table(document: Mapping[str, Any]) -> str:
-    judged = {c["key"]: c for c in document["claims"]}
+def _readings_table(rows: Sequence[Mapping[str, Any]]) -> str:
     table = []
-    for read in Readings.every():
-        row: dict[str, str] = {"reading": f"`{read.label}`"}
+    for label, found in _by_reading(rows):
+        row: dict[str, str] = {"reading": " = ".join(f"`{x}`" for x in label.split(SAME))}
         verdicts = []
         for key, _, what, _ in HYPOTHESIS:
-            claim_row = judged[f"mfs-{key}/{read.label}"]
-            verdicts.append(claim_row["verdict"])
-            row[what] = f"{claim_row['ours']} **{claim_row['verdict']}**"
+            measured, verdict = found[f"mfs-{key}"]
+            verdicts.append(verdict)
+            shown = "-" if measured is None else measured.describe()
+            row[f"{what} (%)"] = f"{shown} **{verdict}**"
         row["the hypothesis"] = f"**{conjunction(verdicts)}**"
         table.append(row)
     return markdown_table(table)
 
 
 def _sweep_table(rows: Sequence[Mapping[str, Any]], label: str) -> str:
+    """One row per ($Q$, `MAX_MF`): each test's change in % (mean ± 95 % half-width) over its
+    verdict, the jobs banned per run, and the cell's verdict."""
     table = []
     for r in rows:
         if r.get("part") != "sweep" or r["readings"] != label:
             continue
-        row: dict[str, str] = {"$Q$": f"{r['quantum']:g}", "`MAX_MF`": str(r["max_mf"])}
+        row: dict[str, str] = {"$Q$ (s), `MAX_MF`": f"{r['quantum']:g}, {r['max_mf']}"}
         for key, _, what, _ in HYPOTHESIS:
-            row[what] = (
-                f"{_fmt(r[f'{key}_change_pct'], sign=True)} ± {_fmt(r[f'{key}_half_width'])} "
-                f"({r[f'{key}_verdict']})"
+            row[f"{what} (%)"] = (
+                f"{_fmt(r[f'{key}_change_pct'], sign=True)} ± {_fmt(r[f'{key}_half_width'])}"
+                f"<br>{r[f'{key}_verdict']}"
             )
-        row["banned / run"] = _fmt(r["banned"])
+        row["jobs banned per run"] = _fmt(r["banned"])
         row["verdict"] = f"**{r['verdict']}**"
         table.append(row)
     return markdown_table(table)
 
 
-def _hypothesis_by_reading(document: Mapping[str, Any]) -> dict[str, str]:
-    judged = {c["key"]: c["verdict"] for c in document["claims"]}
+def _claims_by_reading(document: Mapping[str, Any], prefix: str) -> str:
+    """For each claim whose key starts with `prefix` (numbered as in the verdicts at a
+    glance), the readings under which it holds, does not hold, ... (a sentence)."""
+    default = Readings().label
+    parts = []
+    for number, claim in enumerate(document["claims"], start=1):
+        if not claim["key"].startswith(prefix):
+            continue
+        found: dict[str, list[str]] = {}
+        found.setdefault(claim["verdict"], []).append(default)
+        for column, verdict in claim.items():
+            if column.startswith("verdict ("):
+                found.setdefault(verdict, []).append(column[len("verdict (") : -1])
+        if len(found) == 1:
+            parts.append(f"claim {number} {claim['verdict']} under every reading")
+        else:
+            parts.append(
+                f"claim {number} "
+                + "; ".join(
+                    f"{verdict} under " + ", ".join(f"`{x}`" for x in readings)
+                    for verdict, readings in found.items()
+                )
+            )
+    return "; ".join(parts) if parts else "none"
+
+
+def _collapsed(title: str, text: str) -> str:
+    """`text` in a collapsible block (closed) titled `title`."""
+    body = "\n".join(f"    {line}" if line else "" for line in text.splitlines())
+    return f'??? note "{title}"\n\n{body}'
+
+
+def _hypothesis_by_reading(rows: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     return {
-        read.label: conjunction([judged[f"mfs-{key}/{read.label}"] for key, *_ in HYPOTHESIS])
-        for read in Readings.every()
+        label: conjunction([found[f"mfs-{key}"][1] for key, *_ in HYPOTHESIS])
+        for label, found in _by_reading(rows)
     }
 
 
-def _readings_where(document: Mapping[str, Any], verdict: str) -> str:
-    found = [f"`{label}`" for label, v in _hypothesis_by_reading(document).items() if v == verdict]
+def _readings_where(rows: Sequence[Mapping[str, Any]], verdict: str) -> str:
+    found = [
+        " = ".join(f"`{x}`" for x in label.split(SAME))
+        for label, v in _hypothesis_by_reading(rows).items()
+        if v == verdict
+    ]
     return ", ".join(found) if found else "none"
 
 
 def _half_widths(rows: Sequence[Mapping[str, Any]], key: str) -> tuple[float, float]:
     """The smallest and largest 95 % half-width of test `key` over the readings (percent)."""
     widths = [
-        c.estimate.half_width()  # type: ignore[union-attr]
-        for c in claims(rows)
-        if c.key.startswith(f"mfs-{key}/") and c.estimate is not None
+        found[f"mfs-{key}"][0].half_width()
+        for _, found in _by_reading(rows)
+        if isinstance(found[f"mfs-{key}"][0], MeanEstimate)
     ]
     return (min(widths), max(widths)) if widths else (math.nan, math.nan)
-
-
-def _default_cell(document: Mapping[str, Any]) -> str:
-    judged = {c["key"]: c for c in document["claims"]}
-    label = Readings().label
-    parts = [f"{what} {judged[f'mfs-{key}/{label}']['ours']}" for key, _, what, _ in HYPOTHESIS]
-    return "; ".join(parts)
 
 
 def _setup_table(rows: Sequence[Mapping[str, Any]]) -> str:
@@ -420,14 +493,8 @@ def _stability(full: Mapping[str, Any], sizes: Sequence[int] = (20, 30)) -> str:
 
 
 def _identical(rows: Sequence[Mapping[str, Any]]) -> str:
-    """The readings of `pfs+mfs` whose runs measure the same in every replicate."""
-    runs = _per_replicate(rows)
-    seen: dict[tuple[Any, ...], list[str]] = {}
-    for (policy, label), by_replicate in runs.items():
-        if policy == "pfs+mfs":
-            key = tuple(tuple(by_replicate[r][m] for m in _MEASURES) for r in sorted(by_replicate))
-            seen.setdefault(key, []).append(f"`{label}`")
-    groups = [" and ".join(labels) for labels in seen.values() if len(labels) > 1]
+    """The readings of `pfs+mfs` whose runs are identical in every replicate (one schedule)."""
+    groups = [" and ".join(f"`{x}`" for x in g) for g in reading_groups(rows) if len(g) > 1]
     return "; ".join(groups) if groups else "no two readings"
 
 
@@ -445,12 +512,12 @@ def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str
         "full-quantum": f"{_number(first['quantum']):g}",
         "full-max-mf": str(first["max_mf"]),
         "full-margin": f"{MARGIN:g}",
-        "full-compare": _compare_table(rows),
-        "full-readings": _readings_table(full),
-        "full-holds": _readings_where(full, "holds"),
-        "full-fails": _readings_where(full, "does not hold"),
-        "full-inconclusive": _readings_where(full, "inconclusive"),
-        "full-default-cell": _default_cell(full),
+        "full-compare-times": _compare_tables(rows)[0],
+        "full-compare-moves": _compare_tables(rows)[1],
+        "full-readings": _readings_table(rows),
+        "full-holds": _readings_where(rows, "holds"),
+        "full-fails": _readings_where(rows, "does not hold"),
+        "full-inconclusive": _readings_where(rows, "inconclusive"),
         "full-cpu-widths": f"{cpu_low:.1f} to {cpu_high:.1f}",
         "full-response-widths": (
             f"{min(w[0] for w in response):.1f} to {max(w[1] for w in response):.1f}"
@@ -459,8 +526,11 @@ def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str
         "full-setup": _setup_table(rows),
         "full-short": f"{SHORT_BURST:g}",
         "full-identical": _identical(rows),
+        "full-pfs-readings": _claims_by_reading(full, "pfs-"),
         "full-stability": _stability(full),
     }
     for read in SWEEP_READINGS:
-        sections[f"full-sweep-{read.next_burst}"] = _sweep_table(rows, read.label)
+        sections[f"full-sweep-{read.next_burst}"] = _collapsed(
+            f"The sweep under `{read.label}`, cell by cell", _sweep_table(rows, read.label)
+        )
     return sections

@@ -21,7 +21,6 @@ from schedlib.experiments.frequency.setup import (
     DEFAULT_SHAPE,
     HYPOTHESIS,
     MAX_MF,
-    NAME,
     POOL,
     QUANTUM,
     REPLICATES,
@@ -32,7 +31,7 @@ from schedlib.experiments.frequency.setup import (
     make_workload,
     measure,
 )
-from schedlib.experiments.running import float_tuple, int_tuple, map_with_progress
+from schedlib.experiments.running import Execution, float_tuple, int_tuple, run_grid
 from schedlib.frequency.cost import MigrationCost
 from schedlib.frequency.pfs import DEFAULT_GRACE
 from schedlib.frequency.policies import Readings
@@ -41,15 +40,17 @@ from schedlib.replicates import stream_seed
 from schedlib.results.verdicts import (
     ClaimTest,
     MeanEstimate,
+    Part,
+    Tie,
     judge,
     paired_difference,
 )
-from schedlib.validation import at_least, require
+from schedlib.validation import at_least
 
 
 @attrs.frozen(slots=True)
 class Run:
-    """One simulation (picklable, for `parallel_map`; equal runs are run once)."""
+    """One simulation: one task of the grid (picklable; equal runs are run once)."""
 
     policy: str
     seed: int
@@ -63,8 +64,9 @@ class Run:
     shape: WorkloadShape
 
 
-def run_one(run: Run) -> dict[str, float]:
-    """Simulate one [`Run`][schedlib.experiments.frequency.Run] and return its measures."""
+def run_one(run: Run) -> dict[str, float | str]:
+    """Simulate one [`Run`][schedlib.experiments.frequency.Run] and return its measures
+    (module-level, so that a dask worker imports it by name)."""
     record = simulate_pool(
         make_workload(run.seed, run.replicate, run.shape),
         POOL,
@@ -78,6 +80,33 @@ def run_one(run: Run) -> dict[str, float]:
         seed=stream_seed(run.seed, run.replicate, "ties"),
     )
     return measure(record)
+
+
+def run_key(run: Run) -> str:
+    """A run's key in a resume file: policy, reading, replicate, $Q$ and `MAX_MF` (the other
+    parameters are the file's options).
+
+    Examples
+    --------
+    >>> run_key(Settings().run("pfs+mfs", 3, Readings()))
+    'pfs+mfs head-node/always/availability r3 Q=1 MAX_MF=4'
+    """
+    return (
+        f"{run.policy} {run.readings.label} r{run.replicate} Q={run.quantum:g} MAX_MF={run.max_mf}"
+    )
+
+
+def run_cost(run: Run) -> float:
+    """A run's expected cost: quanta per second of work (the shortest quanta go first).
+
+    Examples
+    --------
+    >>> settings = Settings()
+    >>> run_cost(settings.run("pfs", 0, Readings(), quantum=0.5)) > run_cost(
+    ...     settings.run("pfs", 0, Readings(), quantum=4.0))
+    True
+    """
+    return 1.0 / run.quantum
 
 
 def _readings(value: Iterable[Readings]) -> tuple[Readings, ...]:
@@ -163,7 +192,6 @@ def _comparison(settings: Settings) -> list[tuple[str, Readings]]:
 
 def _validate(settings: Settings) -> None:
     """Fail early, in this process, on bad parameters (before any worker starts)."""
-    require(settings.replicates, "replicates", at_least=1)
     if not settings.readings:
         raise InvalidValueError("readings", (), "the comparison needs at least one reading")
     if settings.sweep_readings and not (settings.quanta and settings.max_mfs):
@@ -184,13 +212,9 @@ def _validate(settings: Settings) -> None:
             )
 
 
-def _run_all(
-    runs: Sequence[Run], workers: int | None, show_progress: bool
-) -> dict[Run, dict[str, float]]:
+def _run_all(runs: Sequence[Run], execution: Execution | None) -> dict[Run, dict[str, Any]]:
     unique = list(dict.fromkeys(runs))
-    results = map_with_progress(
-        run_one, unique, label=NAME, workers=workers, show_progress=show_progress
-    )
+    results = run_grid(run_one, unique, execution, key=run_key, cost=run_cost)
     return dict(zip(unique, results, strict=True))
 
 
@@ -199,24 +223,21 @@ def _sd(values: Sequence[float]) -> float:
 
 
 def reproduce(
-    settings: Settings = Settings(),
-    *,
-    workers: int | None = None,
-    show_progress: bool = False,
+    settings: Settings = Settings(), execution: Execution | None = None
 ) -> list[dict[str, Any]]:
     """The comparison and the sweep (see the module notes): their rows.
 
-    Each distinct run is simulated once, the runs spread over `workers` processes
-    ([`map_with_progress`][schedlib.experiments.running.map_with_progress]).
+    Each distinct run is simulated once, as one task of
+    [`run_grid`][schedlib.experiments.running.run_grid] (the shortest quanta first).
 
     Parameters
     ----------
     settings
         What runs.
-    workers
-        Processes (`None`: every CPU); the rows do not depend on it.
-    show_progress
-        Draw a progress bar on standard error (only on a terminal).
+    execution
+        Where the runs go (local processes, a dask cluster, resumed from a file: see
+        [`Execution`][schedlib.experiments.running.Execution]; `None`: every local CPU);
+        the rows do not depend on it.
 
     Returns
     -------
@@ -238,7 +259,7 @@ def reproduce(
             runs += [settings.run("pfs", r, _without_mfs(read), quantum=q) for r in replicates]
             for m in settings.max_mfs:
                 runs += [settings.run("pfs+mfs", r, read, quantum=q, max_mf=m) for r in replicates]
-    results = _run_all(runs, workers, show_progress)
+    results = _run_all(runs, execution)
     out: list[dict[str, Any]] = []
     for policy, read in comparison:
         head = {
@@ -267,9 +288,7 @@ def reproduce(
 _SPREAD = ("cpu_turnaround", "response", "short_response")
 
 
-def _sweep_rows(
-    settings: Settings, results: Mapping[Run, dict[str, float]]
-) -> list[dict[str, Any]]:
+def _sweep_rows(settings: Settings, results: Mapping[Run, dict[str, Any]]) -> list[dict[str, Any]]:
     replicates = range(settings.replicates)
     cells: list[dict[str, Any]] = []
     tests: list[ClaimTest] = []
@@ -294,11 +313,12 @@ def _sweep_rows(
                 }
                 for key, column, _, expect in HYPOTHESIS:
                     change = _change(new, old, column)
+                    estimate = change if isinstance(change, MeanEstimate) else None
                     row[f"pfs_{column}"] = statistics.fmean(v[column] for v in old)
                     row[column] = statistics.fmean(v[column] for v in new)
-                    row[f"{key}_change_pct"] = change.mean if change is not None else math.nan
+                    row[f"{key}_change_pct"] = math.nan if estimate is None else estimate.mean
                     row[f"{key}_half_width"] = (
-                        change.half_width() if change is not None else math.nan
+                        math.nan if estimate is None else estimate.half_width()
                     )
                     tests.append(ClaimTest(change, expect))
                 row["pfs_migrations"] = statistics.fmean(v["migrations"] for v in old)
@@ -315,10 +335,21 @@ def _sweep_rows(
     return cells
 
 
+TIE = "identical schedules in every replicate"
+"""Why a comparison is a tie."""
+
+
 def _change(
-    new: Sequence[Mapping[str, float]], old: Sequence[Mapping[str, float]], column: str
-) -> MeanEstimate | None:
-    """The per-replicate change of `column`, in percent of the old value (None if undefined)."""
+    new: Sequence[Mapping[str, Any]], old: Sequence[Mapping[str, Any]], column: str
+) -> Part:
+    """The per-replicate change of `column`, in percent of the old value: a
+    [`Tie`][schedlib.results.verdicts.Tie] when both sides made the same schedule in every
+    replicate, `None` when undefined (a NaN or a zero baseline)."""
+    if new and all(
+        a.get("schedule") is not None and a.get("schedule") == b.get("schedule")
+        for a, b in zip(new, old, strict=True)
+    ):
+        return Tie(TIE)
     pairs = [(_number(a[column]), _number(b[column])) for a, b in zip(new, old, strict=True)]
     if not pairs or any(math.isnan(a) or math.isnan(b) or b == 0 for a, b in pairs):
         return None
@@ -330,7 +361,16 @@ def _number(value: Any) -> float:
 
 
 def conjunction(verdicts: Sequence[str]) -> str:
-    """The verdict of "every part holds" from the parts' verdicts.
+    """The verdict of "every part holds" from the parts' verdicts, each already corrected
+    for its family (Holm): an intersection-union, which needs no further correction.
+
+    It holds when every part holds and does not hold when one part does not (both keep
+    the family's error rate, as each part's verdict does); a part that is a tie (identical
+    schedules) is no evidence, so the whole is a tie when every part is, else inconclusive
+    unless another part does not hold.
+    [`Configurations`][schedlib.results.verdicts.Configurations] is the same rule for parts
+    that share one expectation; the hypothesis's three tests do not (below 0, within the
+    margin).
 
     Examples
     --------
@@ -338,6 +378,8 @@ def conjunction(verdicts: Sequence[str]) -> str:
     ('holds', 'inconclusive')
     >>> conjunction(["inconclusive", "does not hold"]), conjunction(["holds", "not run"])
     ('does not hold', 'not run')
+    >>> conjunction(["tie", "tie"]), conjunction(["holds", "tie"])
+    ('tie', 'inconclusive')
     """
     if "does not hold" in verdicts:
         return "does not hold"
@@ -345,4 +387,6 @@ def conjunction(verdicts: Sequence[str]) -> str:
         return "not run"
     if all(v == "holds" for v in verdicts):
         return "holds"
+    if verdicts and all(v == "tie" for v in verdicts):
+        return "tie"
     return "inconclusive"

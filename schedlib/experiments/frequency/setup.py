@@ -16,16 +16,16 @@ from typing import Any
 import attrs
 
 from schedlib.errors import InvalidValueError
+from schedlib.experiments.claims import WORDS, expectation
 from schedlib.frequency.cost import MigrationCost
 from schedlib.frequency.policies import Readings
 from schedlib.frequency.pool import JobKind, PoolJob, PoolNode
 from schedlib.frequency.simulation import BANNED_DETAIL
 from schedlib.model import EventKind, RunRecord
 from schedlib.replicates import stream
+from schedlib.results.digest import schedule_digest
 from schedlib.results.metrics import percentile
-from schedlib.results.verdicts import (
-    Expect,
-)
+from schedlib.results.verdicts import Expect
 from schedlib.validation import at_least
 
 NAME = "frequency"
@@ -53,8 +53,12 @@ QUANTUM = 1.0
 """$Q$ of the comparison, in seconds."""
 MAX_MF = 4
 """`MAX_MF` of the comparison: the report calls the ban the "worst case" (see the page)."""
-MARGIN = 5.0
-"""Equivalence margin of "relatively unaffected", in percent of PFS's response."""
+UNAFFECTED = "not significant"
+"""The word of [`WORDS`][schedlib.experiments.claims.WORDS] that "relatively unaffected" gets."""
+MARGIN = WORDS[UNAFFECTED][0]
+"""Equivalence margin of "relatively unaffected", in percent of PFS's response (that of
+"not significant" in [`WORDS`][schedlib.experiments.claims.WORDS], the same in every
+reproduction)."""
 SHORT_BURST = 1.0
 """Bursts of at most this much work (seconds) count as *short* (`short_response`)."""
 SWEEP_QUANTA: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0)
@@ -65,17 +69,20 @@ SWEEP_READINGS: tuple[Readings, ...] = (Readings(), Readings(next_burst="last-no
 """The readings the sweep runs under by default: the default, and next bursts on the last node."""
 
 HYPOTHESIS: tuple[tuple[str, str, str, Expect], ...] = (
-    ("cpu", "cpu_turnaround", "CPU-bound turnaround", Expect.below(0.0)),
-    ("response", "response", "interactive response, all bursts", Expect.between(-MARGIN, MARGIN)),
+    ("cpu", "cpu_turnaround", "CPU-bound turnaround", expectation("better")),
+    ("response", "response", "interactive response, all bursts", expectation(UNAFFECTED)),
     (
         "short",
         "short_response",
         f"interactive response, bursts of at most {SHORT_BURST:g} s",
-        Expect.between(-MARGIN, MARGIN),
+        expectation(UNAFFECTED),
     ),
 )
 """The three tests of the hypothesis: `(key, measure, what, expectation)` on the change of
-PFS+MFS against PFS, in percent of PFS's value, paired per replicate."""
+PFS+MFS against PFS, in percent of PFS's value, paired per replicate: "would improve" is
+`better` (below 0), "relatively unaffected" is `not significant` (within the margin)."""
+WORD_OF = {"cpu": "better", "response": UNAFFECTED, "short": UNAFFECTED}
+"""The word of each test of [`HYPOTHESIS`][schedlib.experiments.frequency.HYPOTHESIS]."""
 
 
 def _pair(low: float, name: str) -> Any:
@@ -231,7 +238,7 @@ _MEASURES = (
 )
 
 
-def measure(record: RunRecord) -> dict[str, float]:
+def measure(record: RunRecord) -> dict[str, float | str]:
     """The measures of one run (see the module notes).
 
     Returns
@@ -242,7 +249,9 @@ def measure(record: RunRecord) -> dict[str, float]:
         bursts), `short_response` (mean over their bursts of at most
         [`SHORT_BURST`][schedlib.experiments.frequency.SHORT_BURST] of work),
         `migrations`, `preemptions`, `banned` (jobs banned, moved to the
-        fastest node or on it already), `makespan`.
+        fastest node or on it already), `makespan`, `schedule` (the run's
+        [`schedule_digest`][schedlib.results.digest.schedule_digest]: two runs with the
+        same digest made the same schedule).
     """
     cpu = {job.id for job in record.workload if job.kind is JobKind.CPU_BOUND}
     turnarounds = [o.end - o.submit for o in record.outcomes if o.job in cpu and o.end is not None]
@@ -258,4 +267,5 @@ def measure(record: RunRecord) -> dict[str, float]:
         "preemptions": float(sum(o.preemptions for o in record.outcomes)),
         "banned": float(len(banned)),
         "makespan": max((o.end or 0.0) for o in record.outcomes) if record.outcomes else 0.0,
+        "schedule": schedule_digest(record),
     }
