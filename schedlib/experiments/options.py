@@ -473,5 +473,5 @@ def check_plot_target(path: str | None) -> None:
 
 def _show(value: Any) -> str:
     if isinstance(value, (list, tuple)):
-        return ",".join(str(v) for v in value)
+        return ",".join(str(v) for v in value) if value else "none"
     return str(value)

@@ -199,8 +199,21 @@ def provenance(document: Mapping[str, Any], *, when: bool = True) -> str:
 
 
 def _estimate_of(row: Mapping[str, str]) -> str:
-    """The estimate of a claim row, without the further figures after it."""
-    return row.get("ours", "-").split("; ", 1)[0]
+    """The estimate of a claim row, without the further figures after it: the text up to
+    the first `"; "` outside parentheses.
+
+    Examples
+    --------
+    >>> _estimate_of({"ours": "every: 3 of 3 hold (2 ties; range -1 to 2 %); at IAT 4: 0 s"})
+    'every: 3 of 3 hold (2 ties; range -1 to 2 %)'
+    """
+    text = row.get("ours", "-")
+    depth = 0
+    for i, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0 and text.startswith("; ", i):
+            return text[:i]
+    return text
 
 
 def _reading_columns(rows: Sequence[Mapping[str, str]]) -> list[str]:
