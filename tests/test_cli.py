@@ -143,7 +143,7 @@ def test_python_dash_m_runs_the_command() -> None:
         (["plot"], "the following arguments are required: FILE"),
         (["nosuch"], "argument COMMAND: invalid choice: 'nosuch'"),
         ([], "the following arguments are required: COMMAND"),
-        (["reproduce", "pgs", "--runs", "x"], "argument --runs: invalid int value: 'x'"),
+        (["reproduce", "pgs", "--runs", "x"], "argument --runs: must be an integer >= 1, got 'x'"),
     ],
 )
 def test_bad_arguments_exit_2_with_one_line_and_a_hint_to_help(

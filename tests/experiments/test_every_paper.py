@@ -75,8 +75,10 @@ def test_claims_that_the_rows_contradict_do_not_hold() -> None:
     good = [
         c["verdict"] for c in judged(pgs.claims(_pgs_rows(paper, 0.0, (20, 45, 90), 0.001, 70)))
     ]
-    assert good == ["holds"] * 10
-    rows = _pgs_rows((5.0, -3.0, 2.9, 1.0), 200.0, (90, 45, 20), 0.3, 40)
+    # the scheduling overhead (9th) is not testable: the model charges no time for a decision
+    assert good == ["holds"] * 8 + ["not testable", "holds"]
+    # runs of 30 min on average, half the lower bound, spread +-30 %: every bound broken
+    rows = _pgs_rows((5.0, -3.0, 2.9, 1.0), 200.0, (90, 45, 20), 0.3, 30)
     bad = [c["verdict"] for c in judged(pgs.claims(rows))]
-    assert bad == ["does not hold"] * 10
+    assert bad == ["does not hold"] * 8 + ["not testable", "does not hold"]
     # deferment's contradicted claims: tests/experiments/test_deferment.py
