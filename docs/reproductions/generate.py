@@ -1,7 +1,8 @@
 """Generate the reproduction pages: every number, table and figure on them comes from here.
 
 ```text
-python docs/reproductions/generate.py [NAME ...] [--full] [--workers W]
+python docs/reproductions/generate.py [NAME ...] [--full] [--workers W | --dask-local N]
+                                      [--resume FILE]
 ```
 
 For each reproduction `NAME` (default: all of them, found through the registry
@@ -19,6 +20,11 @@ Every run also regenerates the reference page `docs/reproductions/index.md` (the
 rule beside every claims table, the margins of the papers' words) and the table of
 the reproductions' running times on `docs/performance.md` (the times each `--help`
 states).
+
+`--resume FILE` (one reproduction, with `--full`) reads the full run back from a resume
+file filled by `schedlib reproduce NAME --resume FILE` in as many sittings as it took (the
+runs missing from it are run, and appended); the stored result names the command.
+`--dask-local N` runs the full run on a dask LocalCluster of N workers.
 
 Without `--full` only the page is regenerated from the stored results (a few
 seconds to a minute). `tests/experiments/test_pages.py` checks that each page
@@ -73,16 +79,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("names", nargs="*", choices=[*REPRODUCTIONS, []], metavar="NAME")
     parser.add_argument("--full", action="store_true", help="run the full sizes and store them")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: all)")
+    parser.add_argument("--dask-local", type=int, default=None, metavar="N",
+                        help="run the full run on a dask LocalCluster of N workers")  # fmt: skip
+    parser.add_argument("--resume", metavar="FILE", default=None,
+                        help="read the full run back from FILE (filled by schedlib reproduce "
+                        "NAME --resume FILE); one NAME, with --full")  # fmt: skip
     args = parser.parse_args(argv)
+    if args.resume is not None and (not args.full or len(args.names) != 1):
+        parser.error("--resume needs --full and one NAME")
     for name in args.names or list(REPRODUCTIONS):
         module = reproduction(name)
         if args.full:
             print(f"{name}: full run ...", file=sys.stderr, flush=True)
-            outcome = run_reproduction(name, workers=args.workers)
+            outcome = run_reproduction(
+                name, workers=args.workers, resume=args.resume, dask_local=args.dask_local
+            )
             keep = getattr(module, "documented_rows", None)  # the rows its page needs
+            command = f"schedlib reproduce {name}"
+            if args.resume is not None:
+                command += f" --resume {Path(args.resume).name}"
             doc = results_document(
                 name=name,
-                command=f"schedlib reproduce {name}",
+                command=command,
                 commit=_commit(),
                 date=datetime.date.today().isoformat(),
                 data=outcome.data,

@@ -32,11 +32,13 @@ from typing import Any
 
 import attrs
 
+from schedlib.errors import InvalidValueError
 from schedlib.experiments import REPRODUCTIONS, reproduction
 from schedlib.experiments.catalog import parse_options
 from schedlib.experiments.claims import VERDICTS
 from schedlib.experiments.documented import compared_with_full_size, differs
 from schedlib.experiments.options import apply_quick, claims_text, judged, workers
+from schedlib.experiments.running import execution_of
 from schedlib.results.tables import render
 from schedlib.results.verdicts import rule_text
 
@@ -101,16 +103,33 @@ def run_reproduction(
     seed: int = 0,
     workers: int | None = None,
     traces: str | None = None,
+    resume: str | None = None,
+    dask_local: int | None = None,
 ) -> Outcome:
-    """Run one reproduction with its default (or `--quick`) options and judge its claims."""
+    """Run one reproduction with its default (or `--quick`) options and judge its claims.
+
+    `resume` and `dask_local` are its `--resume FILE` and `--dask-local N` (for a
+    reproduction that has them): a full run kept in a resume file, filled in earlier
+    sittings, is read back from it.
+    """
     module = reproduction(name)
     options: dict[str, Any] = {"quick": quick, "seed": seed, "workers": workers}
     if traces is not None and _accepts(name, "traces"):
         options["traces"] = traces
+    for option, value in (("resume", resume), ("dask_local", dask_local)):
+        if value is not None:
+            if not _accepts(name, option):
+                raise InvalidValueError(
+                    "--" + option.replace("_", "-"), value, f"reproduce {name} has no such option"
+                )
+            options[option] = value
+    if dask_local is not None:
+        options["workers"] = None
     args = parse_options(name, options)
     note = apply_quick(args)
     began = time.perf_counter()
-    rows: list[dict[str, Any]] = module.rows(args)
+    with execution_of(args, name) as execution:
+        rows: list[dict[str, Any]] = module.rows(args, execution)
     seconds = time.perf_counter() - began
     claims = judged(module.claims(rows))
     if quick:

@@ -67,10 +67,21 @@ Examples
 True
 """
 
-from schedlib.experiments.multisite.cli import add_arguments, data, main, rows
+from schedlib.experiments.multisite.cli import add_arguments, data, main, rows, shown
 from schedlib.experiments.multisite.findings import QUICK_DIFFERS, Cells, claims
 from schedlib.experiments.multisite.page import figures, page_sections, plot, plot_k
-from schedlib.experiments.multisite.runs import K_CONFIGURATIONS, Run, reproduce, run_one
+from schedlib.experiments.multisite.runs import (
+    GROUPS,
+    K_CONFIGURATIONS,
+    TIE_RUNS,
+    Run,
+    grid,
+    reproduce,
+    run_cost,
+    run_key,
+    run_one,
+    schedule_digest,
+)
 from schedlib.experiments.multisite.setup import (
     COMPARED,
     JOBS,
@@ -81,12 +92,14 @@ from schedlib.experiments.multisite.setup import (
     PAPER,
     REPLICATES,
     SUMMARY,
+    TIE_RULES,
     TRACES,
     paper_workload,
 )
 
 __all__ = [
     "COMPARED",
+    "GROUPS",
     "JOBS",
     "K_CONFIGURATIONS",
     "K_OURS",
@@ -97,6 +110,8 @@ __all__ = [
     "QUICK_DIFFERS",
     "REPLICATES",
     "SUMMARY",
+    "TIE_RULES",
+    "TIE_RUNS",
     "TRACES",
     "Cells",
     "Run",
@@ -104,6 +119,7 @@ __all__ = [
     "claims",
     "data",
     "figures",
+    "grid",
     "main",
     "page_sections",
     "paper_workload",
@@ -111,5 +127,9 @@ __all__ = [
     "plot_k",
     "reproduce",
     "rows",
+    "run_cost",
+    "run_key",
     "run_one",
+    "schedule_digest",
+    "shown",
 ]
