@@ -68,7 +68,7 @@ True
 """
 
 from schedlib.experiments.multisite.cli import add_arguments, data, main, rows, shown
-from schedlib.experiments.multisite.findings import QUICK_DIFFERS, Cells, claims
+from schedlib.experiments.multisite.findings import QUICK_DIFFERS, claims, per_trace
 from schedlib.experiments.multisite.page import figures, page_sections, plot, plot_k
 from schedlib.experiments.multisite.runs import (
     GROUPS,
@@ -113,7 +113,6 @@ __all__ = [
     "TIE_RULES",
     "TIE_RUNS",
     "TRACES",
-    "Cells",
     "Run",
     "add_arguments",
     "claims",
@@ -123,6 +122,7 @@ __all__ = [
     "main",
     "page_sections",
     "paper_workload",
+    "per_trace",
     "plot",
     "plot_k",
     "reproduce",
