@@ -82,6 +82,7 @@ from schedlib.results.verdicts import (
 
 __all__ = [
     "ORIGINS",
+    "OURS_MARK",
     "VERDICTS",
     "WORDS",
     "Claim",
@@ -97,6 +98,8 @@ __all__ = [
 
 ORIGINS = ("paper", "ours")
 """Where a claim comes from: the paper, or our own extension (marked in its row)."""
+OURS_MARK = " (ours, not the paper's)"
+"""The end of the claim text of our own extensions (not counted among the paper's claims)."""
 
 WORDS: dict[str, tuple[float, str]] = {
     "better": (0.0, "beyond 0 in the claimed direction"),
@@ -283,7 +286,7 @@ def claim_rows(claims: Sequence[Claim]) -> list[dict[str, str]]:
             expected += f' ("{c.word}": {WORDS[c.word][1]})'
         row = {
             "key": c.key,
-            "claim": c.text + (" (ours, not the paper's)" if c.origin == "ours" else ""),
+            "claim": c.text + (OURS_MARK if c.origin == "ours" else ""),
             "data": c.data,
             "measure": c.measure,
             "ours": shown + (f"; {c.ours}" if c.ours else ""),

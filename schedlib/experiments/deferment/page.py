@@ -11,7 +11,7 @@ import statistics
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from schedlib.experiments.deferment.findings import QUICK_DIFFERS, _Trials, claims
+from schedlib.experiments.deferment.findings import _Trials, claims
 from schedlib.experiments.deferment.setup import PAPER_INTERVALS, READINGS, ExperimentSettings
 from schedlib.experiments.options import (
     judged,
@@ -155,9 +155,7 @@ def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str
     ]
     longest = [r for r in main if r["interval"] == intervals[-1]] if intervals else []
     alone = statistics.fmean(r["computation"] for r in longest) if longest else math.nan
-    differs = [f"- {_claim_text(full, key)}: {why}" for key, why in QUICK_DIFFERS.items()]
     return {
-        "quick-differs": "\n".join(differs) or "(none)",
         "full-alone": f"{alone:.0f}",
         "model-spare-power": f"{round(_spare_power(ExperimentSettings()), -4):,.0f}",
         "full-main": "\n\n".join(blocks),

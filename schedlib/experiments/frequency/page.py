@@ -13,7 +13,7 @@ from typing import Any
 
 from schedlib.errors import InvalidValueError
 from schedlib.experiments.claims import claim_rows
-from schedlib.experiments.frequency.findings import QUICK_DIFFERS, _per_replicate, claims
+from schedlib.experiments.frequency.findings import _per_replicate, claims
 from schedlib.experiments.frequency.runs import _STATIC, Settings, _label, _number, conjunction
 from schedlib.experiments.frequency.setup import (
     _MEASURES,
@@ -419,12 +419,6 @@ def _stability(full: Mapping[str, Any], sizes: Sequence[int] = (20, 30)) -> str:
     return "; ".join(parts)
 
 
-def _quick_differs() -> str:
-    if not QUICK_DIFFERS:
-        return "none"
-    return "; ".join(f"`{key}` ({why})" for key, why in QUICK_DIFFERS.items())
-
-
 def _identical(rows: Sequence[Mapping[str, Any]]) -> str:
     """The readings of `pfs+mfs` whose runs measure the same in every replicate."""
     runs = _per_replicate(rows)
@@ -466,7 +460,6 @@ def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str
         "full-short": f"{SHORT_BURST:g}",
         "full-identical": _identical(rows),
         "full-stability": _stability(full),
-        "quick-differs": _quick_differs(),
     }
     for read in SWEEP_READINGS:
         sections[f"full-sweep-{read.next_burst}"] = _sweep_table(rows, read.label)
