@@ -105,18 +105,20 @@ def run_reproduction(
     traces: str | None = None,
     resume: str | None = None,
     dask_local: int | None = None,
+    jobs: int | None = None,
 ) -> Outcome:
     """Run one reproduction with its default (or `--quick`) options and judge its claims.
 
-    `resume` and `dask_local` are its `--resume FILE` and `--dask-local N` (for a
-    reproduction that has them): a full run kept in a resume file, filled in earlier
-    sittings, is read back from it.
+    `resume`, `dask_local` and `jobs` are its `--resume FILE`, `--dask-local N` and
+    `--jobs N` (for a reproduction that has them): a full run kept in a resume file,
+    filled in earlier sittings, is read back from it; `jobs` replaces the default size
+    (the multi-site run at the paper's 5000 jobs per trace).
     """
     module = reproduction(name)
     options: dict[str, Any] = {"quick": quick, "seed": seed, "workers": workers}
     if traces is not None and _accepts(name, "traces"):
         options["traces"] = traces
-    for option, value in (("resume", resume), ("dask_local", dask_local)):
+    for option, value in (("resume", resume), ("dask_local", dask_local), ("jobs", jobs)):
         if value is not None:
             if not _accepts(name, option):
                 raise InvalidValueError(

@@ -330,3 +330,43 @@ def test_the_command_says_it_in_one_line(
     err = capsys.readouterr().err
     assert "schedlib: warning: --jobs 12: first10.swf holds only 10 job records" in err
     assert "UserWarning" not in err
+
+
+def test_the_how_to_commands_parse(capsys: pytest.CaptureFixture[str]) -> None:
+    """Every `schedlib reproduce multisite` and `generate.py` command of the how-to "Run the
+    paper-size multi-site reproduction on a cluster" is accepted by its parser as written."""
+    import re
+    import shlex
+    import sys
+
+    from schedlib.experiments.catalog import _parse, _parser
+
+    root = Path(__file__).resolve().parents[2]
+    page = (root / "docs" / "howto" / "run-multisite-on-a-cluster.md").read_text()
+    blocks = re.findall(r"```bash\n(.*?)```", page, re.DOTALL)
+    commands = [
+        shlex.split(line.split(">")[0].split("#")[0])
+        for block in blocks
+        for line in block.replace("\\\n", " ").splitlines()
+        if line.strip()
+    ]
+    reproduce = [c[3:] for c in commands if c[:3] == ["schedlib", "reproduce", "multisite"]]
+    generate = [c[2:] for c in commands if c[:2] == ["python", "docs/reproductions/generate.py"]]
+    assert len(reproduce) == 2 and len(generate) == 1
+    for argv in reproduce:
+        assert argv[argv.index("--format") + 1] == "json"  # the command line's own option
+        argv = argv[: argv.index("--format")] + argv[argv.index("--format") + 2 :]
+        args = _parse(_parser("multisite"), argv, "the how-to's command")
+        assert args.jobs == 5000 and args.resume == "runs-5000.jsonl"
+    sys.path.insert(0, str(root / "docs" / "reproductions"))
+    try:
+        import generate as script  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(root / "docs" / "reproductions"))
+    with pytest.raises(SystemExit):
+        script.main(["--help"])
+    described = capsys.readouterr().out
+    flags = [word for word in generate[0] if word.startswith("--")]
+    assert flags and all(flag in described for flag in flags), flags
+    assert generate[0][generate[0].index("--jobs") + 1] == "5000"
+    assert generate[0][generate[0].index("--resume") + 1] == "runs-5000.jsonl"

@@ -301,7 +301,8 @@ def reproduce(
         [`find_trace`][schedlib.workloads.locate.find_trace] says, each
         replaced by its own embedded slice when absent.
     jobs
-        The first `jobs` jobs of each trace (the paper's 5000 by default; see `JOBS`).
+        The first `jobs` jobs of each trace (by default `JOBS`, 1000; the paper's is
+        `PAPER_JOBS`, 5000).
     replicates
         Independent draws of the job classes (and data sizes).
     seed
