@@ -508,7 +508,7 @@ def table_conservative(results: dict[str, Any]) -> str:
     for factor, at in sorted(results.get("rows_at", {}).items()):
         exponents = _exponents(at, "cpu_s")
         growth += (
-            f"\n\nThe same row at load factor {factor}, where the queues stay short:\n\n"
+            f"\n\nThe same row at load factor {float(factor):.1f}, where the queues stay short:\n\n"
             + _markdown(
                 ["jobs", "CPU (s)", "growth exponent of the CPU", "reservations moved",
                  "CPU per reservation moved (µs)"],

@@ -299,7 +299,7 @@ def cpu_by_group(rows: Sequence[Row]) -> dict[str, dict[str, float]]:
 
 def documented_summary(rows: Sequence[Row]) -> dict[str, Any]:
     """What the documented result stores beside its rows: the CPU seconds per group of runs
-    and load factor ([`cpu_by_group`][schedlib.experiments.multisite.page.cpu_by_group])."""
+    and load factor (`cpu_by_group`)."""
     return {"cpu_seconds": cpu_by_group(rows)}
 
 
@@ -410,7 +410,7 @@ def _paper_size(
             }
         )
     measured = "; ".join(
-        f"at load factor {f:g}, {growth_exponent(g):.2f} ({g[0]:,} jobs: {g[2]:.1f} CPU s; "
+        f"at load factor {f:.1f}, {growth_exponent(g):.2f} ({g[0]:,} jobs: {g[2]:.1f} CPU s; "
         f"{g[1]:,} jobs: {g[3]:.1f} CPU s)"
         for f, g in sorted(growth.items())
     )
@@ -418,7 +418,7 @@ def _paper_size(
         markdown_table(table)
         + "\n\n"
         + textwrap.fill(
-            f"In all about {total:.0f} CPU hours, {total / 2:.0f} hours on 2 workers. Each "
+            f"In all about {total:.1f} CPU hours, {total / 2:.1f} hours on 2 workers. Each "
             f"load factor's runs are taken to grow as $n^e$ from {jobs[0]:,} to "
             f"{PAPER_JOBS:,} jobs, $e$ the growth of the costliest run, one conservative-mr "
             f"row on SDSC-SP2, measured on the [Performance "
@@ -494,37 +494,54 @@ def _numbers(keys: Sequence[int]) -> str:
 
 
 def _reproduces(full: Mapping[str, Any]) -> str:
-    """Which of the paper's claims hold on both traces, on one, fail on one, or cannot be
-    decided: the numbers of the glance table, from each trace's verdict."""
-    judged = claims(full["rows"])
-    kinds: dict[str, list[int]] = {}
-    for number, c in enumerate(judged, start=1):
+    """Which of the paper's claims hold, do not hold, or cannot be decided (the numbers of
+    the glance table), and for the undecided ones what each trace says taken alone."""
+    judged = {c["key"]: c["verdict"] for c in full["claims"]}
+    by_verdict: dict[str, list[int]] = {}
+    alone: dict[str, list[int]] = {}
+    for number, c in enumerate(claims(full["rows"]), start=1):
         if c.origin != "paper" or not isinstance(c.estimate, Configurations):
             continue
-        verdicts = [v for _, v in c.estimate.part_verdicts(c.expect)]
-        if all(v == "holds" for v in verdicts):
-            kind = "hold on both traces"
-        elif "does not hold" in verdicts:
-            kind = "fail on at least one trace"
-        elif "holds" in verdicts:
-            kind = "hold on one trace and cannot be decided on the other"
-        else:
-            kind = "cannot be decided on either trace"
-        kinds.setdefault(kind, []).append(number)
-    order = (
-        "hold on both traces",
-        "hold on one trace and cannot be decided on the other",
-        "fail on at least one trace",
-        "cannot be decided on either trace",
-    )
+        verdict = judged[c.key]
+        by_verdict.setdefault(verdict, []).append(number)
+        if verdict != "inconclusive":
+            continue
+        traces = [v for _, v in c.estimate.part_verdicts(c.expect)]
+        kind = (
+            "hold on each trace taken alone, but not after the correction over the paper's claims"
+            if all(v == "holds" for v in traces)
+            else "fail on one trace taken alone"
+            if "does not hold" in traces
+            else "hold on one trace only"
+            if "holds" in traces
+            else "are decided on neither trace"
+        )
+        alone.setdefault(kind, []).append(number)
+
+    def named(numbers: Sequence[int]) -> str:
+        return ("claim " if len(numbers) == 1 else "claims ") + _numbers(numbers)
+
+    def agreed(kind: str, numbers: Sequence[int]) -> str:
+        if len(numbers) > 1:
+            return kind
+        verb, _, rest = kind.partition(" ")
+        return {"hold": "holds", "fail": "fails", "are": "is"}.get(verb, verb) + " " + rest
+
     parts = [
-        f"claim{'s' if len(kinds[k]) > 1 else ''} {_numbers(kinds[k])} {k}"
-        if len(kinds[k]) > 1
-        else f"claim {kinds[k][0]} {k.replace('hold ', 'holds ').replace('fail ', 'fails ')}"
-        for k in order
-        if k in kinds
+        f"{verdict}: {named(by_verdict[verdict])}"
+        for verdict in ("holds", "does not hold", "inconclusive")
+        if verdict in by_verdict
     ]
-    return "; ".join(parts) + "."
+    text = "; ".join(parts) + "."
+    if alone:
+        text += (
+            " Of the inconclusive ones, "
+            + "; ".join(
+                f"{named(numbers)} {agreed(kind, numbers)}" for kind, numbers in alone.items()
+            )
+            + "."
+        )
+    return text
 
 
 def page_sections(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str, str]:
