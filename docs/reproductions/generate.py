@@ -77,6 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         results_document,
         running_times_table,
     )
+    from schedlib.experiments.pages import sections as sections_of
     from schedlib.results.tables import jsonable
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -144,14 +145,16 @@ def main(argv: list[str] | None = None) -> int:
         extra = getattr(module, "extra_pages", None)  # other pages quoting the full run
         for relative, generated in (extra(full, quick) if extra is not None else {}).items():
             other = ROOT / relative
-            other.write_text(fill(other.read_text(encoding="utf-8"), generated), encoding="utf-8")
+            text = other.read_text(encoding="utf-8")  # its other sections kept as they are
+            other.write_text(fill(text, {**sections_of(text), **generated}), encoding="utf-8")
             print(f"{name}: {relative} regenerated", file=sys.stderr)
     reference = ROOT / "docs" / "reproductions" / "index.md"
     reference.write_text(fill(reference.read_text(encoding="utf-8"), reference_sections()),
                          encoding="utf-8")  # fmt: skip
     performance = ROOT / "docs" / "performance.md"
-    times = {"reproduction-times": running_times_table()}
-    performance.write_text(fill(performance.read_text(encoding="utf-8"), times), encoding="utf-8")
+    text = performance.read_text(encoding="utf-8")  # its other sections kept as they are
+    times = {**sections_of(text), "reproduction-times": running_times_table()}
+    performance.write_text(fill(text, times), encoding="utf-8")
     return 0
 
 
