@@ -9,7 +9,8 @@ subprocess's peak resident set):
   (`Reservations.decide`), the compressions among them, the new jobs placed, the
   completion queries (`Reservations.earliest_fit`), and the queue length and profile
   breakpoints each compression works on, and the reservations set or moved
-  (`RESERVE` log entries);
+  (`RESERVE` log entries), and the CPU microseconds per reservation moved (what any
+  faster implementation must beat);
 - `hostile`: the 2000 jobs submitted at one instant of `tests/multisite/test_hostile.py`
   on its three conservative sites (conservative-mr);
 - `single`: single-site conservative on CTC-SP2 repeated back to back
@@ -395,8 +396,9 @@ def table(results: dict[str, Any]) -> str:
         "",
         "| jobs | CPU before (s) | CPU now (s) | exponent now | peak MB | compressions "
         "| queue at a compression (mean; max per site) | profile breakpoints (mean; max) "
-        "| reservations moved | new jobs placed | completion queries |",
-        "|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|",
+        "| reservations moved | CPU per reservation moved (µs) | new jobs placed "
+        "| completion queries |",
+        "|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|---:|",
     ]
     exponents = _exponent(results["growth"], "after")
     for entry, exponent in zip(results["growth"], exponents, strict=True):
@@ -407,6 +409,7 @@ def table(results: dict[str, Any]) -> str:
             f"| {exponent} | {after['peak_MB']} | {_n(after['compressions'])} "
             f"| {after['queue_mean']}; {', '.join(map(str, after['queue_max_by_site']))} "
             f"| {after['profile_mean']}; {after['profile_max']} | {_n(after['moved'])} "
+            f"| {1e6 * after['cpu_s'] / after['moved']:.1f} "
             f"| {_n(after['placed'])} | {_n(after['queries'])} |"
         )
     growth = results["growth"]

@@ -2,6 +2,7 @@
 
     python benchmarks/performance.py --run       # measure everything (its time is on the page)
     python benchmarks/performance.py --render    # the page's tables and figures from the results
+    python benchmarks/performance.py --add-rows 5000   # one more size of the conservative row
 
 `--run` measures each section below in fresh subprocesses and keeps the results,
 with a description of the machine and its load, in `benchmarks/performance.json`
@@ -450,7 +451,8 @@ def figure_memory(results: dict[str, Any], plt: Any) -> Any:
 
 # conservative backfilling at scale ---------------------------------------------------------
 
-ROW_SIZES = (1000, 2000)
+ROW_SIZES = (1000, 2000, 5000)
+"""Sizes of the conservative row (5000: the paper's; ~450 CPU s, `--add-rows 5000` alone)."""
 SINGLE_SIZES = (10_000, 100_000)
 
 
@@ -486,17 +488,42 @@ def _exponents(rows: list[dict[str, Any]], key: str) -> list[str]:
     return out
 
 
+def _per_move_us(row: dict[str, Any]) -> float:
+    """CPU microseconds per reservation moved: what a faster compression must beat."""
+    return 1e6 * row["cpu_s"] / row["moved"]
+
+
 def table_conservative(results: dict[str, Any]) -> str:
     row, hostile = results["row"], results["hostile"]
     cpu = _exponents(results["rows"], "cpu_s")
     moved = _exponents(results["rows"], "moved")
     growth = _markdown(
-        ["jobs", "CPU (s)", "growth exponent of the CPU", "peak MB", "compressions",
-         "queue at a compression (mean)", "reservations moved", "growth exponent of the moves"],
-        [[_n(r["jobs"]), f"{r['cpu_s']:.2f}", a, f"{r['peak_MB']:.0f}", _n(r["compressions"]),
-          str(r["queue_mean"]), _n(r["moved"]), b]
+        ["jobs", "CPU (s)", "growth exponent of the CPU", "reservations moved",
+         "growth exponent of the moves", "CPU per reservation moved (µs)",
+         "queue at a compression (mean jobs)"],
+        [[_n(r["jobs"]) + ("*" if "measured" in r else ""), f"{r['cpu_s']:.2f}", a,
+          _n(r["moved"]), b, f"{_per_move_us(r):.1f}", str(r["queue_mean"])]
          for r, a, b in zip(results["rows"], cpu, moved, strict=True)],
     )  # fmt: skip
+    for factor, at in sorted(results.get("rows_at", {}).items()):
+        exponents = _exponents(at, "cpu_s")
+        growth += (
+            f"\n\nThe same row at load factor {float(factor):.1f}, where the queues stay short:\n\n"
+            + _markdown(
+                ["jobs", "CPU (s)", "growth exponent of the CPU", "reservations moved",
+                 "CPU per reservation moved (µs)"],
+                [[_n(r["jobs"]) + ("*" if "measured" in r else ""), f"{r['cpu_s']:.2f}", a,
+                  _n(r["moved"]), f"{_per_move_us(r):.1f}"]
+                 for r, a in zip(at, exponents, strict=True)],
+            )
+        )  # fmt: skip
+    every = [*results["rows"], *(r for at in results.get("rows_at", {}).values() for r in at)]
+    later = sorted({r["measured"] for r in every if "measured" in r})
+    if later:
+        growth += (
+            f"\n\n\\* measured on {', '.join(later)} by `python benchmarks/performance.py "
+            "--add-rows N`, alone in its subprocess like the others."
+        )
     single = _markdown(
         ["jobs", "CPU (s)", "jobs per CPU second", "peak MB", "MB before the run"],
         [[_n(r["jobs"]), f"{r['cpu_s']:.2f}", _n(r["jobs_per_cpu_s"]), f"{r['peak_MB']:.0f}",
@@ -692,6 +719,34 @@ def run(options: argparse.Namespace) -> dict[str, Any]:
     return results
 
 
+def add_rows(
+    sizes: list[int], row_from: list[str] | None = None, load_factor: float | None = None
+) -> dict[str, Any]:
+    """Measure the conservative row at more sizes (each in its own subprocess, dated) and
+    keep them in the stored section beside the others, sorted by size; at another load
+    factor than the section's row, in `rows_at[LOAD FACTOR]`."""
+    results: dict[str, Any] = json.loads(RESULTS.read_text())
+    data = results["sections"]["conservative"]["data"]
+    row = data["row"]
+    factor = row["load_factor"] if load_factor is None else load_factor
+    kept = (
+        data["rows"]
+        if factor == row["load_factor"]
+        else data.setdefault("rows_at", {}).setdefault(f"{factor:g}", [])
+    )
+    for i, n in enumerate(sizes):
+        if row_from is not None:
+            measured = json.loads(Path(row_from[i]).read_text())
+        else:
+            measured = _scale_child("row", str(n), row["policy"], str(factor))
+        entry = {"jobs": n} | measured | {"measured": datetime.date.today().isoformat()}
+        kept[:] = [r for r in kept if r["jobs"] != n] + [entry]
+        print(f"  conservative row {n} at {factor:g}: {entry['cpu_s']} s", file=sys.stderr)
+    kept.sort(key=lambda r: r["jobs"])
+    RESULTS.write_text(json.dumps(results, indent=1) + "\n")
+    return results
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--run", action="store_true", help="measure, then render")
@@ -700,8 +755,33 @@ def main() -> None:
         "--only", nargs="+", choices=[s.name for s in SECTIONS if s.name not in DATA_OF]
     )
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement (best kept)")
+    parser.add_argument(
+        "--add-rows",
+        nargs="+",
+        type=int,
+        metavar="N",
+        help="measure the conservative row at N more jobs into the stored section, then render",
+    )
+    parser.add_argument(
+        "--row-from",
+        nargs="+",
+        metavar="FILE",
+        help="one per --add-rows N: the row's measurement already made by "
+        "`conservative_scale.py --child row N POLICY FACTOR` (its JSON output)",
+    )
+    parser.add_argument(
+        "--load-factor",
+        type=float,
+        default=None,
+        help="with --add-rows: the rows' load factor (default: the section's, 2.0)",
+    )
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     options = parser.parse_args()
+    if options.add_rows:
+        results = add_rows(options.add_rows, options.row_from, options.load_factor)
+        render(results)
+        print(f"wrote {PAGE} and {FIGURES}/*.png from {RESULTS}", file=sys.stderr)
+        return
     if options.child:
         name, arguments = options.child
         print(json.dumps(CHILDREN[name](*json.loads(arguments))))

@@ -2,7 +2,7 @@
 
 ```text
 python docs/reproductions/generate.py [NAME ...] [--full] [--workers W | --dask-local N]
-                                      [--resume FILE]
+                                      [--resume FILE] [--jobs N]
 ```
 
 For each reproduction `NAME` (default: all of them, found through the registry
@@ -11,19 +11,24 @@ For each reproduction `NAME` (default: all of them, found through the registry
 - `--full` runs it at its full (default) sizes, stores what it found in
   `schedlib/experiments/documented/NAME.json` (with the command, the commit and the
   date; a reproduction's `page` room may define `documented_rows(rows)`, the rows its
-  page needs, to keep the file small) and draws the page's figures;
+  page needs, to keep the file small, and `documented_summary(rows)`, more keys to
+  store beside them) and draws the page's figures;
 - then it runs the `--quick` variant and fills every generated section of
   `docs/reproductions/NAME.md` (`<!-- gen:KEY -->...<!-- /gen -->`) from the
-  documented full-size results and the quick run.
+  documented full-size results and the quick run, and those of any other page the
+  `page` room's `extra_pages(full, quick)` names (a how-to quoting the full run).
 
 Every run also regenerates the reference page `docs/reproductions/index.md` (the
 rule beside every claims table, the margins of the papers' words) and the table of
 the reproductions' running times on `docs/performance.md` (the times each `--help`
 states).
 
-`--dask-local N` and `--resume FILE` are passed on to a reproduction whose grid runs
-through [`run_grid`][schedlib.experiments.running.run_grid] (a full run interrupted and
-started again with the same FILE skips the runs already done).
+`--resume FILE` (one reproduction, with `--full`) reads the full run back from a resume
+file filled by `schedlib reproduce NAME --resume FILE` in as many sittings as it took (the
+runs missing from it are run, and appended); the stored result names the command.
+`--dask-local N` runs the full run on a dask LocalCluster of N workers. `--jobs N` (one
+reproduction that has `--jobs`, with `--full`) replaces its default size, e.g. the
+multi-site run at the paper's 5000 jobs per trace; the stored command says so.
 
 Without `--full` only the page is regenerated from the stored results (a few
 seconds to a minute). `tests/experiments/test_pages.py` checks that each page
@@ -72,31 +77,54 @@ def main(argv: list[str] | None = None) -> int:
         results_document,
         running_times_table,
     )
+    from schedlib.experiments.pages import sections as sections_of
     from schedlib.results.tables import jsonable
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", choices=[*REPRODUCTIONS, []], metavar="NAME")
     parser.add_argument("--full", action="store_true", help="run the full sizes and store them")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: all)")
-    parser.add_argument("--dask-local", type=int, default=None, help="a local dask cluster")
-    parser.add_argument("--resume", default=None, help="resume file of the full run")
+    parser.add_argument("--dask-local", type=int, default=None, metavar="N",
+                        help="run the full run on a dask LocalCluster of N workers")  # fmt: skip
+    parser.add_argument("--resume", metavar="FILE", default=None,
+                        help="read the full run back from FILE (filled by schedlib reproduce "
+                        "NAME --resume FILE); one NAME, with --full")  # fmt: skip
+    parser.add_argument("--jobs", type=int, default=None, metavar="N",
+                        help="the full run's --jobs (one NAME, with --full)")  # fmt: skip
     args = parser.parse_args(argv)
+    if args.resume is not None and (not args.full or len(args.names) != 1):
+        parser.error("--resume needs --full and one NAME")
+    if args.jobs is not None and (not args.full or len(args.names) != 1):
+        parser.error("--jobs needs --full and one NAME")
     for name in args.names or list(REPRODUCTIONS):
         module = reproduction(name)
         if args.full:
             print(f"{name}: full run ...", file=sys.stderr, flush=True)
-            where = {"dask_local": args.dask_local, "resume": args.resume}
-            outcome = run_reproduction(name, workers=args.workers, where=where)
+            outcome = run_reproduction(
+                name,
+                workers=args.workers,
+                resume=args.resume,
+                dask_local=args.dask_local,
+                jobs=args.jobs,
+            )
             keep = getattr(module, "documented_rows", None)  # the rows its page needs
+            command = f"schedlib reproduce {name}"
+            if args.jobs is not None:
+                command += f" --jobs {args.jobs}"
+            if args.resume is not None:
+                command += f" --resume {Path(args.resume).name}"
             doc = results_document(
                 name=name,
-                command=f"schedlib reproduce {name}",
+                command=command,
                 commit=_commit(),
                 date=datetime.date.today().isoformat(),
                 data=outcome.data,
                 rows=keep(outcome.rows) if keep is not None else outcome.rows,
                 claims=outcome.claims,
             )
+            summary = getattr(module, "documented_summary", None)  # e.g. CPU time per group
+            if summary is not None:
+                doc |= summary(outcome.rows)
             target = ROOT / "schedlib" / "experiments" / "documented" / f"{name}.json"
             target.parent.mkdir(exist_ok=True)
             target.write_text(
@@ -114,12 +142,19 @@ def main(argv: list[str] | None = None) -> int:
         sections = {**common_sections(full, quick), **module.page_sections(full, quick)}
         page.write_text(fill(page.read_text(encoding="utf-8"), sections), encoding="utf-8")
         print(f"{name}: {page.relative_to(ROOT)} regenerated", file=sys.stderr)
+        extra = getattr(module, "extra_pages", None)  # other pages quoting the full run
+        for relative, generated in (extra(full, quick) if extra is not None else {}).items():
+            other = ROOT / relative
+            text = other.read_text(encoding="utf-8")  # its other sections kept as they are
+            other.write_text(fill(text, {**sections_of(text), **generated}), encoding="utf-8")
+            print(f"{name}: {relative} regenerated", file=sys.stderr)
     reference = ROOT / "docs" / "reproductions" / "index.md"
     reference.write_text(fill(reference.read_text(encoding="utf-8"), reference_sections()),
                          encoding="utf-8")  # fmt: skip
     performance = ROOT / "docs" / "performance.md"
-    times = {"reproduction-times": running_times_table()}
-    performance.write_text(fill(performance.read_text(encoding="utf-8"), times), encoding="utf-8")
+    text = performance.read_text(encoding="utf-8")  # its other sections kept as they are
+    times = {**sections_of(text), "reproduction-times": running_times_table()}
+    performance.write_text(fill(text, times), encoding="utf-8")
     return 0
 
 

@@ -26,12 +26,13 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
 
 import attrs
 
+from schedlib.errors import InvalidValueError
 from schedlib.experiments import REPRODUCTIONS, reproduction
 from schedlib.experiments.catalog import parse_options
 from schedlib.experiments.claims import VERDICTS
@@ -102,19 +103,30 @@ def run_reproduction(
     seed: int = 0,
     workers: int | None = None,
     traces: str | None = None,
-    where: Mapping[str, Any] | None = None,
+    resume: str | None = None,
+    dask_local: int | None = None,
+    jobs: int | None = None,
 ) -> Outcome:
     """Run one reproduction with its default (or `--quick`) options and judge its claims.
 
-    `where` holds options that say where its grid runs (`dask_local`, `scheduler`,
-    `resume`), passed on to a reproduction that has them."""
+    `resume`, `dask_local` and `jobs` are its `--resume FILE`, `--dask-local N` and
+    `--jobs N` (for a reproduction that has them): a full run kept in a resume file,
+    filled in earlier sittings, is read back from it; `jobs` replaces the default size
+    (the multi-site run at the paper's 5000 jobs per trace).
+    """
     module = reproduction(name)
     options: dict[str, Any] = {"quick": quick, "seed": seed, "workers": workers}
     if traces is not None and _accepts(name, "traces"):
         options["traces"] = traces
-    for option, value in (where or {}).items():
-        if value is not None and _accepts(name, option):
+    for option, value in (("resume", resume), ("dask_local", dask_local), ("jobs", jobs)):
+        if value is not None:
+            if not _accepts(name, option):
+                raise InvalidValueError(
+                    "--" + option.replace("_", "-"), value, f"reproduce {name} has no such option"
+                )
             options[option] = value
+    if dask_local is not None:
+        options["workers"] = None
     args = parse_options(name, options)
     note = apply_quick(args)
     began = time.perf_counter()

@@ -99,6 +99,9 @@ _FIXED: dict[str, str] = {
     "batch": "black",
     "single-easy": "orange",
     "single-conservative": "blue",
+    "conservative-mr-slower": "reddish purple",
+    "by load": "sky blue",
+    "by completion time": "vermillion",
 }
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 

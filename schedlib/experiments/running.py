@@ -42,7 +42,8 @@ __all__ = [
 
 RUNTIME_OPTIONS = frozenset(
     {"workers", "scheduler", "dask_local", "resume", "format", "claims", "plot", "handler",
-     "command", "reproduction", "quick_settings", "quick_defaults", "running_times"}
+     "command", "reproduction", "experiment", "quick_settings", "quick_defaults",
+     "quick_typed", "running_times"}
 )  # fmt: skip
 """Options that say where and how a grid runs or prints, not what it computes: a resume file
 records every other option, and refuses a rerun that changes one of them."""

@@ -29,7 +29,11 @@ Rules of the simulation
   its site's lowest free ones. `START`, `COMPLETE`, `KILL` and `CANCEL` name
   them; `ASSIGN`, `RESERVE` (with `log_reservations`) and `RETURN` (a waiting copy
   withdrawn) name the site as `(site,)`.
-- **Ties.** Sites are decided in index order; copies are cancelled in site order.
+- **Ties.** Sites are decided in index order (`site_order`: only those changed
+  when a round began, by default); copies are cancelled in site order; a due
+  copy is dropped only when another completes strictly earlier
+  (`MetaPolicy.admission_tie`); cancel-slower withdraws the copies whose exact
+  requested time is at least the starting one's (`MetaPolicy.equal_speed`).
 
 Examples
 --------
@@ -77,7 +81,13 @@ from schedlib.multisite.policies import (
     query_messages,
     queue_key,
 )
-from schedlib.multisite.scheduling_pass import plan_site, run_pass, withdraw
+from schedlib.multisite.scheduling_pass import (
+    SITE_ORDERS,
+    SiteOrder,
+    plan_site,
+    run_pass,
+    withdraw,
+)
 from schedlib.multisite.sites import RuntimeMatrix, Site
 from schedlib.multisite.state import RunCore, SiteCore
 
@@ -123,12 +133,18 @@ class MultiSiteModel:
         instant; `False`: the copies of one instant are placed together at
         its scheduling pass, in queue order, and a query sees none of them
         (see the Multi-site page, "Same-instant order").
+    site_order
+        Which sites decide in each round of one instant
+        ([`run_pass`][schedlib.multisite.scheduling_pass.run_pass]): `"changed"`
+        (default), the sites changed when the round began, in index order; or
+        `"index"`, every site in index order, each deciding if it has changed by
+        the time the sweep reaches it.
 
     Raises
     ------
     InvalidValueError
-        For no site, a matrix of another width, duplicate job ids, or a job
-        whose class or origin does not exist.
+        For no site, a matrix of another width, duplicate job ids, a job
+        whose class or origin does not exist, or an unknown `site_order`.
     """
 
     def __init__(
@@ -142,7 +158,11 @@ class MultiSiteModel:
         mbps: float = LINK_MBPS,
         log_reservations: bool = False,
         reserve_on_arrival: bool = True,
+        site_order: SiteOrder = "changed",
     ) -> None:
+        if site_order not in SITE_ORDERS:
+            raise InvalidValueError("site_order", site_order, f"must be one of {SITE_ORDERS}")
+        self.site_order: SiteOrder = site_order
         self.sites = tuple(sites)
         if not self.sites:
             raise InvalidValueError("sites", self.sites, "needs at least one site")
@@ -189,6 +209,8 @@ class MultiSiteModel:
         self.estimates: Mapping[JobId, tuple[Time, ...]] = estimates
         self.runtimes: Mapping[JobId, tuple[Time, ...]] = runtimes
         self._submit = tuple(j.submit for j in self.jobs)
+        self._by_id = {j.id: j for j in self.jobs}
+        self._exact: dict[JobId, tuple[Fraction, ...]] = {}  # filled as cancel-slower asks
 
     @property
     def name(self) -> str:
@@ -281,7 +303,7 @@ class MultiSiteModel:
         if self.policy.selection == "load":
             values = [core.sites[s].load(now) if fits[s] else math.inf for s in range(len(fits))]
         else:
-            core.messages += query_messages(len(self.sites))
+            core.messages += query_messages(sum(fits))  # only the sites that can hold it
             values = [
                 self.completion_if_sent(core.sites[s], job.procs, estimates[s], now)
                 if fits[s]
@@ -319,6 +341,15 @@ class MultiSiteModel:
         its efficacy is computed from."""
         factors = self.matrix.factors[job.job_class]
         return exact_requested_times(job, factors, mbps=self.mbps if self.transfer else None)
+
+    def exact_requested(self, job: JobId) -> tuple[Fraction, ...]:
+        """The requested time of job `job` at each site, exactly (what cancel-slower compares):
+        [`exact_estimates`][schedlib.multisite.model.MultiSiteModel.exact_estimates] of the
+        job, computed once per job and run."""
+        times = self._exact.get(job)
+        if times is None:
+            times = self._exact[job] = self.exact_estimates(self._by_id[job])
+        return times
 
     def completion_if_sent(self, site: SiteCore, procs: int, estimate: Time, now: Time) -> Time:
         """The completion time `site` would promise a job sent to it now (a query, §7).
@@ -393,7 +424,9 @@ class MultiSiteRun:
         Control messages exchanged (§7).
     minimum_messages
         The paper's minimum for this run: $3(K_j - 1)$ per started job with
-        $K_j$ copies, plus $2N$ per job when sites are chosen by completion time.
+        $K_j$ copies, plus $2N_j$ per job when sites are chosen by completion time,
+        $N_j$ the sites large enough for job $j$ (those queried; every site in the
+        paper's experiment).
     efficacies
         Job -> its efficacy at each site over *all* sites (the paper's
         effective-utilisation weight).
@@ -496,6 +529,7 @@ def simulate_multisite(
     mbps: float = LINK_MBPS,
     log_reservations: bool = False,
     reserve_on_arrival: bool = True,
+    site_order: SiteOrder = "changed",
     max_events: int | None = None,
     progress: Callable[[Time, int], None] | None = None,
 ) -> MultiSiteRun:
@@ -503,7 +537,7 @@ def simulate_multisite(
 
     Parameters
     ----------
-    jobs, sites, policy, matrix, transfer, mbps, log_reservations, reserve_on_arrival
+    jobs, sites, policy, matrix, transfer, mbps, log_reservations, reserve_on_arrival, site_order
         See [`MultiSiteModel`][schedlib.multisite.model.MultiSiteModel].
     max_events, progress
         Passed to [`simulate`][schedlib.engine.simulate].
@@ -539,6 +573,7 @@ def simulate_multisite(
         mbps=mbps,
         log_reservations=log_reservations,
         reserve_on_arrival=reserve_on_arrival,
+        site_order=site_order,
     )
     core, events = model.initial()
     trace = simulate(model, core, events, max_events=max_events, progress=progress)
@@ -554,9 +589,12 @@ def simulate_multisite(
             "start": model.policy.start,
             "cancel": model.policy.cancel,
             "priority": model.policy.priority,
+            "admission_tie": model.policy.admission_tie,
+            "equal_speed": model.policy.equal_speed,
             "sites": tuple((s.name, s.processors) for s in model.sites),
             "transfer": transfer,
             "reserve_on_arrival": reserve_on_arrival,
+            "site_order": site_order,
             "messages": trace.state.messages,
         },
     )
@@ -568,8 +606,11 @@ def simulate_multisite(
         elif e.kind is EventKind.START:
             started.add(e.job)
     minimum = sum(attempt_messages(copies[j]) for j in started)
-    if model.policy.selection == "completion":
-        minimum += query_messages(len(model.sites)) * len(copies)
+    if model.policy.selection == "completion":  # a query to each site large enough
+        procs = {j.id: j.procs for j in model.jobs}
+        minimum += sum(
+            query_messages(sum(s.processors >= procs[j] for s in model.sites)) for j in copies
+        )
     efficacies = {
         job.id: tuple(
             efficacy(model.runtimes[job.id], s) if min(model.runtimes[job.id]) > 0 else 1.0

@@ -56,7 +56,9 @@ __all__ = [
     "GREEDY",
     "GREEDY_MR",
     "POLICIES",
+    "AdmissionTie",
     "Cancel",
+    "EqualSpeed",
     "Local",
     "MetaPolicy",
     "Priority",
@@ -75,6 +77,8 @@ Selection = Literal["load", "completion"]
 StartRule = Literal["start", "completion"]
 Cancel = Literal["all", "slower"]
 Priority = Literal["fcfs", "efficacy"]
+AdmissionTie = Literal["start", "drop"]
+EqualSpeed = Literal["cancel", "keep"]
 
 
 @attrs.frozen(slots=True)
@@ -106,12 +110,25 @@ class MetaPolicy:
     priority
         Local queue order: `"fcfs"` (submission) or `"efficacy"` (highest
         efficacy at that site first, FCFS among equals, §6).
+    admission_tie
+        Completion-based starts, when another copy is expected to complete at
+        exactly the same time as the copy due now: `"start"` it (default: §5
+        drops a copy only when another site has a *better* completion time)
+        or `"drop"` it (the other copy wins the tie). A tie rule the paper
+        leaves open (see [`admit`][schedlib.multisite.policies.admit]).
+    equal_speed
+        Under `cancel="slower"`, a copy at a site where the job's requested
+        time equals the one where it starts: `"cancel"` it (default: it is not
+        faster, so it cannot finish sooner) or `"keep"` it waiting like a
+        faster one (see [`copies_to_cancel`][schedlib.multisite.policies.copies_to_cancel]).
 
     Raises
     ------
     InvalidValueError
         For an unknown value, `copies < 1`, completion-based starts on EASY
-        sites, or the slower-only cancellation without completion-based starts.
+        sites, the slower-only cancellation without completion-based starts, an
+        admission tie rule without completion-based starts, or an equal-speed
+        rule without the slower-only cancellation.
     """
 
     name: str
@@ -121,6 +138,12 @@ class MetaPolicy:
     start: StartRule = attrs.field(default="start", validator=one_of("start", "completion"))
     cancel: Cancel = attrs.field(default="all", validator=one_of("all", "slower"))
     priority: Priority = attrs.field(default="fcfs", validator=one_of("fcfs", "efficacy"))
+    admission_tie: AdmissionTie = attrs.field(
+        default="start", validator=one_of("start", "drop"), kw_only=True
+    )
+    equal_speed: EqualSpeed = attrs.field(
+        default="cancel", validator=one_of("cancel", "keep"), kw_only=True
+    )
 
     def __attrs_post_init__(self) -> None:
         if self.copies is not None and self.copies < 1:
@@ -137,6 +160,18 @@ class MetaPolicy:
                 "MetaPolicy.cancel",
                 self.cancel,
                 "keeping faster copies needs completion-based starts",
+            )
+        if self.admission_tie != "start" and self.start != "completion":
+            raise InvalidValueError(
+                "MetaPolicy.admission_tie",
+                self.admission_tie,
+                "an admission tie rule needs completion-based starts",
+            )
+        if self.equal_speed != "cancel" and self.cancel != "slower":
+            raise InvalidValueError(
+                "MetaPolicy.equal_speed",
+                self.equal_speed,
+                "the equal-speed rule applies to cancel='slower' only",
             )
 
     def with_copies(self, copies: int | None, selection: Selection = "load") -> MetaPolicy:
@@ -208,7 +243,9 @@ def least_sites(values: Sequence[float | Fraction], k: int) -> tuple[int, ...]:
     return tuple(s for _, s in ranked[:k])
 
 
-def admit(now: Time, estimate: Time, others: Mapping[int, Time]) -> tuple[bool, int | None]:
+def admit(
+    now: Time, estimate: Time, others: Mapping[int, Time], tie: AdmissionTie = "start"
+) -> tuple[bool, int | None]:
     """Completion-based start: may the copy due now start here?
 
     Parameters
@@ -221,6 +258,9 @@ def admit(now: Time, estimate: Time, others: Mapping[int, Time]) -> tuple[bool, 
         Expected completion at every other site holding a live copy (a
         reservation's start plus the requested time there, or a running
         copy's planned end).
+    tie
+        When another copy is expected to complete at exactly `now + estimate`:
+        `"start"` this one (default) or `"drop"` it.
 
     Returns
     -------
@@ -232,7 +272,9 @@ def admit(now: Time, estimate: Time, others: Mapping[int, Time]) -> tuple[bool, 
     -----
     Starts unless some other copy is expected to complete *strictly* earlier:
     $\\exists o : C_o < t + d_s \\Rightarrow$ drop this copy. Ties keep the
-    copy that is ready now.
+    copy that is ready now (`tie="start"`: the paper drops a copy when another
+    site has a *better* completion time); with `tie="drop"`,
+    $\\exists o : C_o \\le t + d_s$ drops it. Complexity: $O(k)$ for $k$ other copies.
 
     References
     ----------
@@ -244,16 +286,21 @@ def admit(now: Time, estimate: Time, others: Mapping[int, Time]) -> tuple[bool, 
     --------
     >>> admit(now=0, estimate=100, others={1: 100.0, 2: 150.0})
     (True, None)
+    >>> admit(now=0, estimate=100, others={1: 100.0, 2: 150.0}, tie="drop")
+    (False, 1)
     """
     here = now + estimate
     best = min(others.items(), key=lambda item: (item[1], item[0]), default=None)
-    if best is not None and best[1] < here:
+    if best is not None and (best[1] < here or (tie == "drop" and best[1] == here)):
         return False, best[0]
     return True, None
 
 
 def copies_to_cancel(
-    started: int, estimates: Mapping[int, Time], cancel: Cancel
+    started: int,
+    estimates: Mapping[int, Time | Fraction],
+    cancel: Cancel,
+    equal: EqualSpeed = "cancel",
 ) -> tuple[int, ...]:
     """The sites whose copy is withdrawn when the job starts at `started`.
 
@@ -263,15 +310,27 @@ def copies_to_cancel(
         The site where it starts.
     estimates
         The job's requested time at every site holding a live copy,
-        `started` included.
+        `started` included. The model passes them computed exactly from the
+        inputs ([`exact_requested_times`][schedlib.multisite.jobs.exact_requested_times]),
+        so that equal requested times compare equal.
     cancel
-        `"all"`: every other copy; `"slower"`: those where it would run at
-        least as long as at `started`.
+        `"all"`: every other copy; `"slower"`: those at sites that are not
+        faster for the job.
+    equal
+        Under `"slower"`, a copy where the requested time equals the one at
+        `started`: `"cancel"` it (default: "slower" includes equal requested
+        times, since such a copy cannot finish sooner) or `"keep"` it.
 
     Returns
     -------
     tuple of int
         Site indices, ascending (the order cancellations are applied and logged).
+
+    Notes
+    -----
+    With $d_s$ the requested time at site $s$ and $s_0$ = `started`, `"slower"`
+    withdraws $\\{s \\ne s_0 : d_s \\ge d_{s_0}\\}$ (`equal="cancel"`) or
+    $\\{s : d_s > d_{s_0}\\}$ (`equal="keep"`). Complexity: $O(k \\log k)$ for $k$ copies.
 
     References
     ----------
@@ -282,11 +341,17 @@ def copies_to_cancel(
     --------
     >>> copies_to_cancel(0, {0: 50.0, 1: 40.0, 2: 60.0}, "all")
     (1, 2)
+    >>> copies_to_cancel(0, {0: Fraction(50), 1: Fraction(50), 2: Fraction(60)}, "slower")
+    (1, 2)
+    >>> copies_to_cancel(0, {0: Fraction(50), 1: Fraction(50), 2: Fraction(60)}, "slower", "keep")
+    (2,)
     """
     mine = estimates[started]
-    return tuple(
-        sorted(s for s, d in estimates.items() if s != started and (cancel == "all" or d >= mine))
-    )
+
+    def withdrawn(d: Time | Fraction) -> bool:
+        return cancel == "all" or d > mine or (equal == "cancel" and d == mine)
+
+    return tuple(sorted(s for s, d in estimates.items() if s != started and withdrawn(d)))
 
 
 def queue_key(
@@ -333,7 +398,12 @@ def attempt_messages(live: int) -> int:
 
 
 def query_messages(sites: int) -> int:
-    """Messages to choose sites by completion time: a query and a reply per site, $2N$ (§7).
+    """Messages to choose sites by completion time: a query and a reply per site queried, $2N$
+    (§7).
+
+    Only the sites large enough for the job are queried (a smaller one cannot run it), so
+    `sites` is their number: $2N$ when every site can hold the job, as in the paper's
+    experiment.
 
     Examples
     --------

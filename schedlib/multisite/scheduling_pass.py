@@ -18,7 +18,12 @@ takes the local decision of every site whose state changed, lowest site first:
    copy at a slower site is stopped: `CANCEL`) — the atomic cancellation of
    Sabin et al. (2003), §4;
 4. every site touched by a withdrawal decides again at the same instant, until
-   no site has anything left to decide.
+   no site has anything left to decide: with `site_order="changed"` (the
+   default) each round decides the sites changed when it began, in index
+   order, and a site changed during the round waits for the next one; with
+   `site_order="index"` a round sweeps the sites in index order and a site
+   changed during the sweep decides when the sweep reaches it (the paper is
+   silent on this order; see the Multi-site page, "Same-instant order").
 
 The control messages of each start attempt, successful or denied, are counted
 as they happen ([`attempt_messages`][schedlib.multisite.policies.attempt_messages]).
@@ -28,7 +33,8 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 from collections.abc import Mapping
-from typing import Protocol
+from fractions import Fraction
+from typing import Literal, Protocol
 
 from schedlib.backfill import Request, Snapshot, easy, shadow_time
 from schedlib.engine import Event, Phase
@@ -43,7 +49,9 @@ from schedlib.multisite.state import RunCore, SiteCore
 from schedlib.place import ProcessorSet
 
 __all__ = [
+    "SITE_ORDERS",
     "MultiSiteSetting",
+    "SiteOrder",
     "expected_completion",
     "global_place",
     "plan_site",
@@ -51,6 +59,13 @@ __all__ = [
     "stop_running",
     "withdraw",
 ]
+
+
+SiteOrder = Literal["changed", "index"]
+SITE_ORDERS: tuple[SiteOrder, ...] = ("changed", "index")
+"""Which sites decide in a round of one instant: those changed when the round began
+(`"changed"`, the default), or every site in index order, each deciding if changed by the
+time the sweep reaches it (`"index"`)."""
 
 
 class MultiSiteSetting(Protocol):
@@ -61,8 +76,13 @@ class MultiSiteSetting(Protocol):
 
     policy: MetaPolicy
     log_reservations: bool
+    site_order: SiteOrder
     estimates: Mapping[JobId, tuple[Time, ...]]
     runtimes: Mapping[JobId, tuple[Time, ...]]
+
+    def exact_requested(self, job: JobId) -> tuple[Fraction, ...]:
+        """The job's requested time at each site, exactly (what cancel-slower compares)."""
+        ...  # pragma: no cover - a protocol
 
 
 def run_pass(model: MultiSiteSetting, core: RunCore, now: Time) -> None:
@@ -73,9 +93,15 @@ def run_pass(model: MultiSiteSetting, core: RunCore, now: Time) -> None:
     reservations. Only then, with every changed conservative site's schedule
     up to date, are their due copies admitted and started, site by site, so
     that a site asked for a copy's expected completion answers from its
-    actual reservations. Starts and withdrawals change other sites, which
-    the next round decides.
+    actual reservations. Starts and withdrawals change other sites: with
+    `model.site_order == "changed"` the next round decides them; with
+    `"index"` a site after the current one in index order decides in this
+    round, when the sweep reaches it (a conservative one plans again first),
+    and one before it in the next round.
     """
+    if model.site_order == "index":
+        _sweep_by_index(model, core, now)
+        return
     while core.dirty:
         due: list[tuple[SiteCore, tuple[JobId, ...]]] = []
         for index in sorted(core.dirty):
@@ -87,6 +113,30 @@ def run_pass(model: MultiSiteSetting, core: RunCore, now: Time) -> None:
                 due.append((site, plan_site(model, core, site, now)))
         for site, jobs in due:
             _start_due(model, core, site, jobs, now)
+
+
+def _sweep_by_index(model: MultiSiteSetting, core: RunCore, now: Time) -> None:
+    """`run_pass` with `site_order="index"`: every site in index order, each deciding if it
+    has changed by the time the sweep reaches it, until no site has anything to decide."""
+    while core.dirty:
+        due: dict[int, tuple[JobId, ...]] = {}
+        for index in sorted(core.dirty):
+            site = core.sites[index]
+            if site.book is not None:
+                core.dirty.discard(index)
+                due[index] = plan_site(model, core, site, now)
+        for site in core.sites:
+            index = site.index
+            if site.book is None:
+                if index in core.dirty:
+                    core.dirty.discard(index)
+                    _easy_pass(model, core, site, now)
+                continue
+            if index in core.dirty:  # changed since the sweep began, by a site before it
+                core.dirty.discard(index)
+                due[index] = plan_site(model, core, site, now)
+            if index in due:
+                _start_due(model, core, site, due.pop(index), now)
 
 
 def _easy_pass(model: MultiSiteSetting, core: RunCore, site: SiteCore, now: Time) -> None:
@@ -145,7 +195,7 @@ def _start_due(
                 if o != site.index
             }
             requested = site.queue[site.position(job)].requested_time
-            ok, better = admit(now, requested, others)
+            ok, better = admit(now, requested, others, model.policy.admission_tie)
             if not ok:
                 core.messages += attempt_messages(len(others) + 1)
                 withdraw(core, site, job, now, f"dropped: completes earlier at site {better}")
@@ -221,9 +271,12 @@ def _start(model: MultiSiteSetting, core: RunCore, site: SiteCore, job: JobId, n
     """
     live = _live_sites(core, job)
     core.messages += attempt_messages(len(live))
-    estimates = {s: model.estimates[job][s] for s in live}
+    policy = model.policy
+    # "slower" compares the requested times exactly, so that equal ones are equal
+    times = model.exact_requested(job) if policy.cancel == "slower" else model.estimates[job]
+    estimates = {s: times[s] for s in live}
+    withdrawn = copies_to_cancel(site.index, estimates, policy.cancel, policy.equal_speed)
     previous = core.running_at.get(job)
-    withdrawn = copies_to_cancel(site.index, estimates, model.policy.cancel)
     if previous is not None:
         stop_running(core, core.sites[previous], job, now, f"restarted at site {site.index}")
     k = site.position(job)

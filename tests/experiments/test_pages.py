@@ -87,4 +87,89 @@ def test_the_reference_page_states_the_rule_and_the_words_the_code_uses() -> Non
 def test_the_performance_page_states_the_running_times_each_help_states() -> None:
     page = (PAGES.parent / "performance.md").read_text(encoding="utf-8")
     assert sections(page)["reproduction-times"] == running_times_table()
-    assert fill(page, {"reproduction-times": running_times_table()}) == page
+    assert fill(page, {**sections(page), "reproduction-times": running_times_table()}) == page
+
+
+# -- the multi-site page's own claims ---------------------------------------------------------
+
+ROOT = PAGES.parents[1]
+
+
+def _multisite() -> tuple[Any, dict[str, Any]]:
+    full = documented.load("multisite")
+    assert full is not None
+    return reproduction("multisite"), full
+
+
+def test_multisite_other_pages_say_what_the_generator_writes() -> None:
+    """The how-to and the Performance page quote the documented run's CPU time as generated."""
+    module, full = _multisite()
+    for relative, generated in module.extra_pages(full, full).items():
+        text = (ROOT / relative).read_text(encoding="utf-8")
+        on_page = sections(text)
+        assert {k: on_page[k] for k in generated} == generated, relative
+        assert fill(text, {**on_page, **generated}) == text
+
+
+def test_multisite_page_says_the_documented_size_and_the_papers() -> None:
+    """'The documented run is 1,000 jobs per trace, a fifth of the paper's 5,000': the rows'
+    size, the default of `--jobs` (so the default run reproduces the page) and `--help`."""
+    from schedlib.experiments.catalog import parse_options
+    from schedlib.experiments.multisite import JOBS, PAPER_JOBS
+
+    module, full = _multisite()
+    jobs = {r["jobs"] for r in full["rows"]}
+    assert jobs == {JOBS} and PAPER_JOBS == 5000
+    text = module.page_sections(full, full)["full-jobs"]
+    assert text == f"{JOBS:,} jobs per trace, a fifth of the paper's {PAPER_JOBS:,}"
+    assert parse_options("multisite", {}).jobs == JOBS
+    assert full["command"].startswith("schedlib reproduce multisite")
+    assert "--jobs" not in full["command"]  # the default size
+
+
+def test_multisite_documented_cpu_seconds_are_the_rows_sums() -> None:
+    """The CPU seconds per group and load factor stored in the documented result (and shown
+    on the page) add up the rows' own, and every row carries its CPU seconds."""
+    module, full = _multisite()
+    assert all(r.get("cpu_seconds") is not None for r in full["rows"])
+    assert full["cpu_seconds"] == module.documented_summary(full["rows"])["cpu_seconds"]
+    stored = sum(v for by_factor in full["cpu_seconds"].values() for v in by_factor.values())
+    assert stored == pytest.approx(sum(r["cpu_seconds"] for r in full["rows"]), abs=0.1)
+
+
+def test_multisite_paper_size_estimate_grows_each_load_factor_by_its_exponent() -> None:
+    """'5,000 jobs, estimated' = the measured CPU hours times 5 to the stated exponent."""
+    from schedlib.experiments.multisite import page
+
+    module, full = _multisite()
+    growth = page.row_growth()
+    assert growth, "the Performance page has no conservative row measured at two sizes"
+    text = module.page_sections(full, full)["full-paper-size"]
+    lines = [line for line in text.splitlines() if line.startswith("| ") and "CPU h" not in line]
+    assert len(lines) == len({r["load_factor"] for r in full["rows"]})
+    for line in lines:
+        factor, hours, exponent, estimate = (c.strip() for c in line.strip("|").split("|"))
+        e = page.exponent_at(float(factor), growth)
+        assert exponent == f"{e:.2f}"
+        measured = sum(r["cpu_seconds"] for r in full["rows"] if r["load_factor"] == float(factor))
+        assert hours == f"{measured / 3600:.2f}"
+        assert float(estimate) == pytest.approx(measured / 3600 * 5**e, abs=0.051)
+
+
+def test_multisite_messages_at_k4_pay_no_completion_query() -> None:
+    """'Choosing K < 4 sites by completion time asks every site, a query and a reply each:
+    8 messages per job; with K = 4 no site is asked': in the documented rows."""
+    _, full = _multisite()
+    transfer = [r for r in full["rows"] if r["group"] == "transfer" and r["tie_rule"] == "-"]
+    assert transfer
+    for r in transfer:
+        asked = r["selection"] == "completion" and r["k"] < 4
+        assert r["query_messages"] == (8 * r["started"] if asked else 0), r
+
+
+def test_multisite_page_times_are_in_seconds() -> None:
+    """Every time on the page is in seconds like the rows: no hours in a table header."""
+    module, full = _multisite()
+    generated = module.page_sections(full, full)
+    assert not any("(h)" in text for text in generated.values())
+    assert "single-site EASY (s)" in generated["full-single"]

@@ -17,10 +17,13 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from schedlib.errors import InvalidValueError
+from schedlib.model import EventKind
 from schedlib.multisite import (
     CONSERVATIVE_MR,
     CONSERVATIVE_MR_SLOWER,
@@ -41,6 +44,7 @@ from schedlib.multisite import model as model_module
 from schedlib.multisite.state import SiteCore
 from schedlib.testing.invariants import (
     check_admission,
+    check_copies_withdrawn,
     check_multisite_run,
     check_queue_priority,
     check_site_choice,
@@ -70,17 +74,28 @@ def runtimes(instance: Instance) -> dict[int, list[float]]:
     return {j.id: [j.runtime * f for f in matrix.factors[j.job_class]] for j in jobs}
 
 
-def run(instance: Instance, policy: MetaPolicy | str, reserve: bool = True) -> MultiSiteRun:
-    """The run, reservations logged; `reserve`: conservative sites reserve on arrival."""
+def run(
+    instance: Instance, policy: MetaPolicy | str, reserve: bool = True, **options: Any
+) -> MultiSiteRun:
+    """The run, reservations logged; `reserve`: conservative sites reserve on arrival;
+    `options`: more of `simulate_multisite`'s (`site_order`)."""
     sites, matrix, jobs = instance
     return simulate_multisite(
-        jobs, sites, policy, matrix=matrix, log_reservations=True, reserve_on_arrival=reserve
+        jobs,
+        sites,
+        policy,
+        matrix=matrix,
+        log_reservations=True,
+        reserve_on_arrival=reserve,
+        **options,
     )
 
 
-def check(instance: Instance, policy: MetaPolicy | str, reserve: bool = True) -> MultiSiteRun:
+def check(
+    instance: Instance, policy: MetaPolicy | str, reserve: bool = True, **options: Any
+) -> MultiSiteRun:
     """The run, with every checker (ties exact: loads and efficacies are compared exactly)."""
-    result = run(instance, policy, reserve)
+    result = run(instance, policy, reserve, **options)
     check_multisite_run(result, runtimes=runtimes(instance), tolerance=0)
     return result
 
@@ -122,6 +137,94 @@ def test_admission_checker_fails_when_a_tie_drops_the_ready_copy(
     result = run(TIE, CONSERVATIVE_MR)
     with pytest.raises(AssertionError, match="a tie keeps the copy that is ready"):
         check_admission(result.record, estimates=result.estimates)
+
+
+def test_admission_tie_drop_gives_the_tie_to_the_other_copy() -> None:
+    """The other reading of the tie (`admission_tie="drop"`): site a drops its copy, b runs it;
+    the checker follows the record's rule, and fails the default run read under it."""
+    dropping = attrs.evolve(CONSERVATIVE_MR, admission_tie="drop")
+    result = check(TIE, dropping)
+    assert [(x[1], x[2], x[3]) for x in result.executions()] == [(1, 0, 1.0)]
+    assert result.record.parameter("admission_tie") == "drop"
+    default = run(TIE, CONSERVATIVE_MR)
+    relabelled = attrs.evolve(
+        default.record, parameters={**dict(default.record.parameters), "admission_tie": "drop"}
+    )
+    with pytest.raises(AssertionError, match="though site 1 expected it done by 1"):
+        check_admission(relabelled, estimates=default.estimates)
+
+
+# At t = 2 sites a and c free up (the round begins with them); b runs job 3 on one of its
+# two processors and holds job 5 (2 processors, its head) before job 2 (1 processor).
+# Site a starts job 5 and withdraws its copy at b. By default c decides next (it was in the
+# round) and starts job 2; with site_order="index" b decides first (it comes before c) and
+# starts job 2, whose copy at c is then withdrawn.
+SITE_ORDER = (
+    (Site("a", 2), Site("b", 2), Site("c", 2)),
+    RuntimeMatrix(((1.0, 1.0, 1.0), (1.0, 2.0, 1.0)), ("even", "slow at b")),
+    (
+        MultiSiteJob(1, 0, 2, 4, 2),
+        MultiSiteJob(2, 1, 1, 4, 2),
+        MultiSiteJob(3, 0, 1, 2, 4, job_class=1),
+        MultiSiteJob(4, 0, 2, 2, 4),
+        MultiSiteJob(5, 0, 2, 1, 4),
+    ),
+)
+
+
+@pytest.mark.parametrize(("order", "site"), [("changed", 2), ("index", 1)])
+def test_same_instant_site_order_decides_which_site_starts_a_job(order: str, site: int) -> None:
+    result = check(SITE_ORDER, "greedy-mr", site_order=order)
+    assert [x[1:3] for x in result.executions() if x[0] == 2] == [(site, 2.0)]
+    assert result.record.parameter("site_order") == order
+
+
+def test_an_unknown_site_order_is_refused() -> None:
+    with pytest.raises(InvalidValueError, match="site_order"):
+        run(TIE, CONSERVATIVE_MR, site_order="random")
+
+
+# Cancel-slower, equal requested times (exactly): job 0's data moves to site 1 and makes its
+# requested time there 100 * 0.58... + 8 * 15.625 / 10, exactly 100 * 0.70... at its origin
+# site 0, though the float sums differ in the last bit (site 1's is the smaller). Job 1 holds
+# site 1 until 50, so job 0 starts at site 0 at t = 1.
+EQUAL_SPEED = (
+    (Site("a", 1), Site("b", 1)),
+    RuntimeMatrix(((0.7050460894796999, 0.5800460894796999), (100.0, 1.0)), ("j", "b")),
+    (
+        MultiSiteJob(1, 0, 1, 50, 50, job_class=1),
+        MultiSiteJob(0, 1, 1, 100, 100, data_mb=15.625),
+    ),
+)
+
+
+@pytest.mark.parametrize(("equal", "withdrawn_at"), [("cancel", 1), ("keep", 50.0)])
+def test_cancel_slower_compares_requested_times_exactly(equal: str, withdrawn_at: float) -> None:
+    """Cancel-slower's "slower" includes equal requested times (default: the copy at b goes
+    when the job starts at a); `equal_speed="keep"` keeps it waiting until it is due and
+    dropped."""
+    sites, matrix, jobs = EQUAL_SPEED
+    floats = [jobs[1].requested_time * f + (0, 8 * 15.625 / 10)[s]
+              for s, f in enumerate(matrix.factors[0])]  # fmt: skip
+    assert floats[1] < floats[0]  # the float sums say b is faster
+    policy = attrs.evolve(CONSERVATIVE_MR_SLOWER, equal_speed=equal)
+    result = simulate_multisite(
+        jobs, sites, policy, matrix=matrix, transfer=True, log_reservations=True
+    )
+    check_multisite_run(result, tolerance=0)
+    assert [x[1:3] for x in result.executions() if x[0] == 0] == [(0, 1)]
+    returns = [e.time for e in result.record.events if e.kind is EventKind.RETURN and e.job == 0]
+    assert returns == [withdrawn_at]
+
+
+def test_copies_withdrawn_checker_fails_on_the_float_comparison() -> None:
+    sites, matrix, jobs = EQUAL_SPEED
+    result = simulate_multisite(
+        jobs, sites, CONSERVATIVE_MR_SLOWER, matrix=matrix, transfer=True, log_reservations=True
+    )
+    check_copies_withdrawn(result.record, cancel="slower", estimates=result.exact_estimates())
+    with pytest.raises(AssertionError, match=r"expected: \[1\]"):
+        check_copies_withdrawn(result.record, cancel="slower", estimates=result.estimates)
 
 
 # Job 2 runs twice as fast at c (efficacy 1 there, 1/2 at a and b); jobs 0 and 1 have
@@ -515,4 +618,17 @@ def test_a_stopped_copy_leaves_its_sites_load_at_once() -> None:
 def test_every_combination_decides_by_the_papers_rules(
     policy: MetaPolicy, times: str, data: st.DataObject
 ) -> None:
-    check(data.draw(TIMES[times]), policy, reserve=data.draw(st.booleans(), "reserve on arrival"))
+    if policy.start == "completion":
+        policy = attrs.evolve(
+            policy, admission_tie=data.draw(st.sampled_from(["start", "drop"]), "admission tie")
+        )
+    if policy.cancel == "slower":
+        policy = attrs.evolve(
+            policy, equal_speed=data.draw(st.sampled_from(["cancel", "keep"]), "equal speed")
+        )
+    check(
+        data.draw(TIMES[times]),
+        policy,
+        reserve=data.draw(st.booleans(), "reserve on arrival"),
+        site_order=data.draw(st.sampled_from(["changed", "index"]), "site order"),
+    )

@@ -105,6 +105,16 @@ def test_completion_selection_adds_two_messages_per_site_per_job() -> None:
     assert run.minimum_messages == 5 * 2 * 2 and run.messages >= run.minimum_messages
 
 
+def test_completion_selection_queries_only_the_sites_large_enough() -> None:
+    """§7's $2N$ counts the sites queried: a site too small for the job is not asked."""
+    sites = (Site("small", 2), Site("large", 8), Site("large too", 8))
+    matrix = RuntimeMatrix(((1.0, 1.0, 1.0),), ("only",))
+    jobs = [MultiSiteJob(0, 0, 6, 10, 10), MultiSiteJob(1, 0, 1, 10, 10)]
+    run = simulate_multisite(jobs, sites, GREEDY_MR.with_copies(1, "completion"), matrix=matrix)
+    assert run.messages == run.minimum_messages == 2 * 2 + 2 * 3
+    check_multisite_run(run)
+
+
 def test_completion_based_start_waits_for_the_faster_site() -> None:
     fast_b = RuntimeMatrix(((3.0, 1.0),), ("only",))
     jobs = [MultiSiteJob(0, 0, 4, 10, 10), MultiSiteJob(1, 0, 4, 10, 10)]

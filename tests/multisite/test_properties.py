@@ -155,7 +155,7 @@ def test_one_site_schedules_exactly_as_single_site_backfilling(
 
 
 def test_copies_checker_fails_when_the_other_copies_are_not_withdrawn() -> None:
-    def keep_copies(started: int, estimates: Any, cancel: str) -> tuple[int, ...]:
+    def keep_copies(started: int, estimates: Any, cancel: str, *rest: Any) -> tuple[int, ...]:
         return ()
 
     def condition(instance: Instance) -> None:
@@ -172,7 +172,7 @@ def test_slower_copies_checker_fails_when_every_copy_is_withdrawn() -> None:
 
     real = scheduling_pass.copies_to_cancel
 
-    def cancel_all(started: int, estimates: Any, cancel: str) -> tuple[int, ...]:
+    def cancel_all(started: int, estimates: Any, cancel: str, *rest: Any) -> tuple[int, ...]:
         return real(started, estimates, "all")
 
     with patched(scheduling_pass, "copies_to_cancel", cancel_all):
@@ -180,7 +180,7 @@ def test_slower_copies_checker_fails_when_every_copy_is_withdrawn() -> None:
 
 
 def test_completion_bound_fails_when_copies_start_without_asking_the_others() -> None:
-    def first_come(now: float, estimate: float, others: Any) -> tuple[bool, None]:
+    def first_come(now: float, estimate: float, others: Any, *rest: Any) -> tuple[bool, None]:
         return True, None
 
     def condition(instance: Instance) -> None:

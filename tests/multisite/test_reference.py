@@ -33,9 +33,10 @@ and the library's documented tie and same-instant rules:
   now start, site by site: completion-based, a copy starts only if no other live copy
   is expected to complete strictly earlier (else it is dropped); a start withdraws
   the other copies (all, or under cancel-slower those where the job would run at
-  least as long), and stops a running copy at a slower site.
-- **Messages**: $2N$ per job when sites are chosen by completion time; $3(k - 1)$ per
-  start attempt (started or dropped) with $k$ live copies.
+  least as long, compared exactly), and stops a running copy at a slower site.
+- **Messages**: $2$ per site large enough for the job (those queried) when sites are
+  chosen by completion time; $3(k - 1)$ per start attempt (started or dropped) with $k$
+  live copies.
 
 Every execution (job, site, start, end, processors, completed) and the message count
 must be identical to `simulate_multisite`'s, on random workloads (whole-second and
@@ -207,7 +208,7 @@ class Reference:
         if self.policy.selection == "load":
             values = [self.load(s, now) if fits[s] else math.inf for s in range(len(fits))]
         else:
-            self.messages += 2 * len(self.size)
+            self.messages += 2 * sum(fits)  # only the sites large enough are queried
             values = [
                 self.completion_if_sent(s, job, now) if fits[s] else math.inf
                 for s in range(len(fits))
@@ -252,7 +253,7 @@ class Reference:
         withdrawn = [
             o
             for o in sorted(live)
-            if o != s and (self.policy.cancel == "all" or self.requested[job][o] >= mine)
+            if o != s and (self.policy.cancel == "all" or self.exact[job][o] >= self.exact[job][s])
         ]
         if previous is not None:
             self.stop(previous, job, now)

@@ -112,7 +112,7 @@ def test_copies_withdrawn_follows_the_policys_cancel_rule() -> None:
     # The other side: a cancel-slower run that withdraws every copy fails the check.
     real = scheduling_pass.copies_to_cancel
 
-    def every_copy(started: int, estimates: Any, cancel: Any) -> tuple[int, ...]:
+    def every_copy(started: int, estimates: Any, cancel: Any, *rest: Any) -> tuple[int, ...]:
         return real(started, estimates, "all")
 
     with pytest.MonkeyPatch.context() as patch:

@@ -3,13 +3,16 @@ r"""Reproduction of Sabin et al. (2003), §3-§7: one job stream over four heter
 ```text
 schedlib reproduce multisite [--trace ctc|sdsc|both|FILE] [--traces DIR] [--jobs 1000]
                              [--replicates 5] [--load-factors 1.0,1.2,...,2.0] [--seed 0]
-                             [--quick] [--claims] [--workers W]
-                             [--format table|json|csv] [--plot out.png]
+                             [--quick] [--claims]
+                             [--workers W | --dask-local N | --scheduler ADDRESS]
+                             [--resume FILE] [--format table|json|csv] [--plot out.png]
 ```
 
 **Workload** ([`paper_workload`][schedlib.experiments.multisite.paper_workload]):
-the first `--jobs` jobs of each trace (default 1000; the paper: 5000, see
-[`JOBS`][schedlib.experiments.multisite.JOBS]), submitted at each of
+the first `--jobs` jobs of each trace (default
+[`JOBS`][schedlib.experiments.multisite.JOBS] = 1000, the documented result's size; the
+paper's 5000, [`PAPER_JOBS`][schedlib.experiments.multisite.PAPER_JOBS], takes CPU hours
+to be spread over workers), submitted at each of
 the paper's four sites (the last two copies three hours later), each copy's
 jobs given a job class (Table 1) drawn from the replicate's own random stream
 ([`schedlib.replicates`][schedlib.replicates]: replicate $r$ of `--seed` $s$ draws
@@ -67,10 +70,29 @@ Examples
 True
 """
 
-from schedlib.experiments.multisite.cli import add_arguments, data, main, rows
-from schedlib.experiments.multisite.findings import QUICK_DIFFERS, Cells, claims
-from schedlib.experiments.multisite.page import figures, page_sections, plot, plot_k
-from schedlib.experiments.multisite.runs import K_CONFIGURATIONS, Run, reproduce, run_one
+from schedlib.experiments.multisite.cli import add_arguments, data, main, rows, shown
+from schedlib.experiments.multisite.findings import QUICK_DIFFERS, claims, per_trace
+from schedlib.experiments.multisite.page import (
+    documented_summary,
+    extra_pages,
+    figures,
+    page_sections,
+    plot,
+    plot_k,
+    plot_single,
+)
+from schedlib.experiments.multisite.runs import (
+    GROUPS,
+    K_CONFIGURATIONS,
+    TIE_RUNS,
+    Run,
+    grid,
+    reproduce,
+    run_cost,
+    run_key,
+    run_one,
+    schedule_digest,
+)
 from schedlib.experiments.multisite.setup import (
     COMPARED,
     JOBS,
@@ -79,14 +101,17 @@ from schedlib.experiments.multisite.setup import (
     LOAD_FACTORS,
     NAME,
     PAPER,
+    PAPER_JOBS,
     REPLICATES,
     SUMMARY,
+    TIE_RULES,
     TRACES,
     paper_workload,
 )
 
 __all__ = [
     "COMPARED",
+    "GROUPS",
     "JOBS",
     "K_CONFIGURATIONS",
     "K_OURS",
@@ -94,22 +119,33 @@ __all__ = [
     "LOAD_FACTORS",
     "NAME",
     "PAPER",
+    "PAPER_JOBS",
     "QUICK_DIFFERS",
     "REPLICATES",
     "SUMMARY",
+    "TIE_RULES",
+    "TIE_RUNS",
     "TRACES",
-    "Cells",
     "Run",
     "add_arguments",
     "claims",
     "data",
+    "documented_summary",
+    "extra_pages",
     "figures",
+    "grid",
     "main",
     "page_sections",
     "paper_workload",
+    "per_trace",
     "plot",
     "plot_k",
+    "plot_single",
     "reproduce",
     "rows",
+    "run_cost",
+    "run_key",
     "run_one",
+    "schedule_digest",
+    "shown",
 ]

@@ -5,14 +5,32 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from schedlib.experiments.command import Rows, numbers, passed_on, run_command
+from schedlib.experiments.command import Rows, passed_on, run_command
 from schedlib.experiments.multisite.findings import claims
 from schedlib.experiments.multisite.page import plot, plot_k
 from schedlib.experiments.multisite.runs import reproduce
-from schedlib.experiments.multisite.setup import JOBS, LOAD_FACTORS, NAME, REPLICATES
-from schedlib.experiments.options import add_claims_argument, add_quick_argument
+from schedlib.experiments.multisite.setup import (
+    JOBS,
+    LOAD_FACTORS,
+    NAME,
+    PAPER_JOBS,
+    REPLICATES,
+)
+from schedlib.experiments.options import (
+    add_claims_argument,
+    add_grid_arguments,
+    add_quick_argument,
+    count,
+    number_list,
+)
 from schedlib.experiments.running import Execution
 from schedlib.workloads.locate import find_trace
+
+FULL_TIME = "15 minutes (29 CPU minutes)"
+"""The full run's time, as `--help` states it (measured: the documented result's CPU time)."""
+PAPER_TIME = "about 12 CPU hours (estimated on the page)"
+"""The paper-size run's time (`--jobs 5000`), as `--help` states it (estimated on the
+reproduction page from the documented run's CPU time and the growth of one row)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,30 +51,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--jobs",
-        type=int,
+        type=count(),
         default=JOBS,
-        help=f"first jobs of each trace (default {JOBS}; the paper: 5000, many CPU hours)",
+        help=f"first jobs of each trace (default {JOBS}, the documented result's size; the "
+        f"paper's {PAPER_JOBS} takes {PAPER_TIME}: spread it with --dask-local or --scheduler "
+        "and keep it with --resume; more than a trace holds is said)",
     )
     parser.add_argument(
         "--replicates",
-        type=int,
+        type=count(),
         default=REPLICATES,
         help=f"independent draws of the job classes (default {REPLICATES})",
     )
     parser.add_argument(
         "--load-factors",
+        type=number_list(greater_than=0),
         default=",".join(str(f) for f in LOAD_FACTORS),
-        help="load factors (default: 1.0 to 2.0 by 0.2); the K sweeps use the first",
+        help="load factors (default: 1.0 to 2.0 by 0.2); the K sweeps and the tie rules use "
+        "the first",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the replicates (default 0)")
-    parser.add_argument("--workers", type=int, default=None, help="processes (default: every CPU)")
+    add_grid_arguments(parser)
     add_claims_argument(parser)
     parser.add_argument("--plot", metavar="FILE", help="also draw the results into FILE (.png)")
     add_quick_argument(
         parser,
         {"jobs": 300, "replicates": 3, "load_factors": "1.0,1.6"},
-        full_time="30 minutes",
-        quick_time="50 s",
+        full_time=FULL_TIME,
+        quick_time="1 minute",
     )
 
 
@@ -78,12 +100,18 @@ def rows(args: argparse.Namespace, execution: Execution | None = None) -> list[d
     return reproduce(
         traces=_trace_names(args),
         traces_folder=args.traces,
-        load_factors=numbers(
-            args.load_factors, "--load-factors", requirement="must be comma-separated numbers"
-        ),
+        load_factors=args.load_factors,
         show_progress=True,
+        execution=execution,
         **passed_on(args, "jobs", "replicates", "seed", "workers"),
     )
+
+
+def shown(table: Rows, args: argparse.Namespace) -> Rows:
+    """The rows printed: every field but `cpu_seconds`, the one that varies from one
+    computation to the next (it stays in the resume file and the documented result), so
+    that a run prints the same rows wherever and in how many sittings it ran."""
+    return [{k: v for k, v in r.items() if k != "cpu_seconds"} for r in table]
 
 
 def _plots(table: Rows, path: str) -> None:
@@ -95,4 +123,4 @@ def _plots(table: Rows, path: str) -> None:
 
 def main(args: argparse.Namespace) -> int:
     """Run the reproduction and print its rows, then the claims and their rule."""
-    return run_command(args, rows, claims, name=NAME, figures={"plot": _plots})
+    return run_command(args, rows, claims, name=NAME, figures={"plot": _plots}, shown=shown)

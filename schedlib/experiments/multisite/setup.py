@@ -38,11 +38,44 @@ K_OURS = ("greedy-mr", "conservative-mr")
 REPLICATES = 5
 """Replicates (class seeds) of a full run."""
 JOBS = 1000
-"""Jobs per trace of a full run. The paper ran 5000; conservative backfilling with
-compression still grows faster than the square of the trace at the high load factors
-(the reservations it must move do: see the Performance page), so the whole grid at
-5000 jobs (700 rows with five replicates) takes many CPU hours. `--jobs 5000` runs the
-paper's size."""
+"""Jobs per trace of a full run, the default of `--jobs`: the documented result's size, a
+fifth of the paper's (`PAPER_JOBS`). A run of the default options reproduces the
+documented page in CPU minutes; the paper's size takes CPU hours (conservative
+backfilling with compression grows faster than the square of the trace at the high load
+factors: the reservations it must move do, see the Performance page), to be spread with
+`--dask-local N` or `--scheduler ADDRESS` and kept with `--resume FILE` (the how-to "Run
+the paper-size multi-site reproduction on a cluster")."""
+PAPER_JOBS = 5000
+"""Jobs per trace in the paper: the first 5000 of each trace (§3); `--jobs 5000`."""
+
+TIE_RULES: dict[str, tuple[str, str]] = {
+    "site-order-index": (
+        "site_order='index'",
+        "at one instant, every site in index order decides (a site changed by a withdrawal "
+        "decides in the same sweep if it comes later), instead of only the sites changed "
+        "when the round began",
+    ),
+    "admission-drop": (
+        "admission_tie='drop'",
+        "a copy due now is dropped when another copy is expected to complete at the same "
+        "time, instead of only when another completes strictly earlier",
+    ),
+    "equal-speed-keep": (
+        "equal_speed='keep'",
+        "cancel-slower keeps the copies whose requested time equals the starting one's, "
+        "instead of cancelling them with the slower ones",
+    ),
+    "reserve-at-pass": (
+        "reserve_on_arrival=False",
+        "the copies of one instant get their reservations together at the scheduling pass, "
+        "so a completion-time query does not see the copies sent earlier in that instant",
+    ),
+}
+"""The tie rules the paper leaves open that the reproduction measures: name -> (the option of
+[`simulate_multisite`][schedlib.multisite.simulate_multisite] or
+[`MetaPolicy`][schedlib.multisite.MetaPolicy] that selects the other reading, what that
+reading does). The defaults are the library's; the `ties` group of the grid runs each other
+reading where it can change a schedule."""
 
 
 def paper_workload(

@@ -246,16 +246,21 @@ def check_copies_withdrawn(
     record: RunRecord,
     *,
     cancel: str = "all",
-    estimates: Mapping[JobId, Sequence[Time]] | None = None,
+    estimates: Mapping[JobId, Sequence[Time | Fraction]] | None = None,
     sites: Sequence[int] | None = None,
+    equal_speed: str = "cancel",
 ) -> None:
     """When a copy starts, the other copies are withdrawn at that same instant.
 
     `cancel="all"`: no copy of the job still waits once the instant is over
     (atomic cancellation, §4). `cancel="slower"`: exactly the copies at sites
     where the job's requested time is *strictly* shorter than where it
-    started still wait (§5: only slower sites cancel), unless the job also
-    ended within that instant; needs `estimates`.
+    started still wait (§5: only slower sites cancel; "slower" includes equal
+    requested times), unless the job also ended within that instant; with
+    `equal_speed="keep"` the copies of equal requested time wait too. Needs
+    `estimates`, compared exactly: pass the requested times computed exactly
+    from the inputs ([`MultiSiteRun.exact_estimates`][schedlib.multisite.MultiSiteRun])
+    so that equal ones are equal.
 
     Raises
     ------
@@ -276,19 +281,34 @@ def check_copies_withdrawn(
     """  # noqa: E501
     if cancel not in ("all", "slower"):
         raise ValueError(f"cancel must be 'all' or 'slower', not {cancel!r}")
+    if equal_speed not in ("cancel", "keep"):
+        raise ValueError(f"equal_speed must be 'cancel' or 'keep', not {equal_speed!r}")
     if cancel == "slower" and estimates is None:
         raise ValueError("cancel='slower' needs the estimates")
     offsets = site_offsets(_sizes(record, sites))
     live: dict[JobId, set[int]] = {}
     for group in _instants(record):
+        # copies dropped at their turn in this instant (completion-based admission), not
+        # withdrawn by a start or an end: a kept copy may be due now and lose its admission
+        dropped = {
+            (e.job, e.place[0])
+            for i, e in enumerate(group)
+            if e.kind is EventKind.RETURN and not _withdrawn(group, i)
+        }
         for job, (site, time, before) in _copies(group, offsets, live).items():
             left = live.get(job, set())
             if cancel == "all":
                 expected: set[int] = set()
             else:
                 assert estimates is not None
-                mine = estimates[job][site]
-                expected = {s for s in before if estimates[job][s] < mine}
+                times = estimates[job]
+                mine = times[site]
+                expected = {
+                    s
+                    for s in before
+                    if (times[s] < mine or (equal_speed == "keep" and times[s] == mine))
+                    and (job, s) not in dropped
+                }
             if left != expected:
                 raise AssertionError(
                     f"job {job} started at site {site} at t={time} but its copies at sites "
@@ -446,11 +466,12 @@ def check_messages(
     """The control messages are at least the paper's minimum (§7).
 
     $$ M \\ge \\sum_{j \\text{ started}} 3 (K_j - 1)
-       + [\\text{queried}] \\cdot 2 N J $$
+       + [\\text{queried}] \\sum_{j} 2 N_j $$
 
-    $K_j$ the copies of job $j$ (its `ASSIGN` events), $N$ the sites, $J$ the
-    jobs given copies; `queried`: sites were chosen by querying each site's
-    completion time (a query and a reply per site and job).
+    $K_j$ the copies of job $j$ (its `ASSIGN` events), $J$ the jobs given
+    copies; `queried`: sites were chosen by querying the completion time of
+    each site large enough for the job, $N_j$ of them (a query and a reply per
+    site queried; $N_j = N$ when every site can hold the job).
 
     Raises
     ------
@@ -479,9 +500,11 @@ def check_messages(
     minimum = sum(3 * (copies.get(j, 1) - 1) for j in started)
     what = f"3(K-1) per start for {len(started)} started jobs"
     if queried:
-        n = len(_sizes(record, sites))
-        minimum += 2 * n * len(copies)
-        what += f", 2N = {2 * n} per job for {len(copies)} jobs"
+        sizes = _sizes(record, sites)
+        procs = {j.id: j.procs for j in record.workload}
+        asked = sum(2 * sum(size >= procs[j] for size in sizes) for j in copies)
+        minimum += asked
+        what += f", 2 per site queried: {asked} for {len(copies)} jobs"
     if messages < minimum:
         raise AssertionError(f"{messages} control messages, below the minimum {minimum} ({what})")
 
@@ -773,7 +796,8 @@ def check_admission(
     reservation plus $d_{j,o}$; a running one: its planned end) is expected
     to complete strictly earlier, $C_o < t + d_{j,s}$; otherwise it is dropped
     (`RETURN`) - only then, and only when due. A tie keeps the copy that is
-    ready now. With start-based starts no copy is ever dropped. A `RETURN`
+    ready now; with the record's `admission_tie` parameter `"drop"`, a tie
+    drops it ($C_o \\le t + d_{j,s}$). With start-based starts no copy is ever dropped. A `RETURN`
     right after the job's `START` (the other copies withdrawn), or right before
     its end, is not a decision of this rule. Run with `log_reservations=True`.
 
@@ -801,6 +825,11 @@ def check_admission(
     sizes = _sizes(record, sites)
     by_completion = record.parameter("start") == "completion"
     conservative = record.parameter("local") == "conservative"
+    drop_ties = record.parameter("admission_tie", "start") == "drop"
+
+    def earlier(other: Time, here: Time) -> bool:
+        return other < here or (drop_ties and other == here)
+
     state = _Sites(record, sizes, estimates)
     events = record.events
     stopped: dict[int, Time] = {}  # a copy stopped for this start (logged just before it)
@@ -815,7 +844,7 @@ def check_admission(
             if previous is not None and previous.kind is EventKind.CANCEL and previous.job == e.job:
                 expected_at.update(stopped)
             for o, expected in expected_at.items():
-                if o != site and expected < here:
+                if o != site and earlier(expected, here):
                     raise AssertionError(
                         f"job {e.job} started at site {site} at t={e.time} (done by {here}) "
                         f"though site {o} expected it done by {expected}"
@@ -839,12 +868,12 @@ def check_admission(
                 for o in state.live(e.job)
                 if o != site
             }
-            if not any(c < here for c in others.values()):
+            if not any(earlier(c, here) for c in others.values()):
                 listed = ", ".join(f"site {o}: {c}" for o, c in sorted(others.items()))
+                rule = "" if drop_ties else ": a tie keeps the copy that is ready"
                 raise AssertionError(
                     f"job {e.job} dropped at site {site} at t={e.time}, though no other copy "
-                    f"completes before {here} ({listed or 'no other copy'}): a tie keeps the "
-                    "copy that is ready"
+                    f"completes before {here} ({listed or 'no other copy'}){rule}"
                 )
         if e.kind is EventKind.CANCEL:
             o = _site(e.place, state.offsets)
@@ -1137,7 +1166,19 @@ def check_multisite_run(
     check_capacity(record)
     check_within_one_site(record, sites=sizes)
     check_one_execution_at_a_time(record)
-    check_copies_withdrawn(record, cancel=p["cancel"], estimates=run.estimates, sites=sizes)
+    exact = getattr(run, "exact_estimates", None)
+    exact_times = (
+        exact()
+        if exact is not None and (p["cancel"] == "slower" or p["priority"] == "efficacy")
+        else None
+    )
+    check_copies_withdrawn(
+        record,
+        cancel=p["cancel"],
+        estimates=exact_times if exact_times is not None else run.estimates,
+        sites=sizes,
+        equal_speed=p.get("equal_speed", "cancel"),
+    )
     check_utilisations(run.utilisation, run.effective_utilisation)
     check_messages(record, run.messages, queried=p["selection"] == "completion", sites=sizes)
     logged = any(e.kind is EventKind.RESERVE for e in record.events)
@@ -1147,13 +1188,12 @@ def check_multisite_run(
     if logged or p["start"] == "start":
         check_admission(record, estimates=run.estimates, sites=sizes)
     if logged:
-        exact = getattr(run, "exact_estimates", None)
         check_queue_priority(
             record,
             estimates=run.estimates,
             sites=sizes,
             tolerance=tolerance,
-            exact_estimates=exact() if exact is not None and p["priority"] == "efficacy" else None,
+            exact_estimates=exact_times if p["priority"] == "efficacy" else None,
         )
     if conservative and logged:
         check_multisite_reservations(record, sites=sizes)
