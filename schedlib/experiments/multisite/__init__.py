@@ -51,13 +51,15 @@ started). Four groups:
 [`claims`][schedlib.experiments.multisite.claims] checks every claim of §3-§7.
 
 **Rooms** (those of every reproduction, see [`schedlib.experiments`][schedlib.experiments];
-none folded; `setup`, at about 80 lines, is kept for the shape they share):
+none folded; `setup`, at about 80 lines, is kept for the shape they share; `plots` is
+split from `page`, which would grow beyond 700 lines):
 [`setup`][schedlib.experiments.multisite.setup] has the traces, load factors and
 schemes, the sizes of a full run and a replicate's workload;
 [`runs`][schedlib.experiments.multisite.runs] one run, the design of the grid and the
 rows in order; [`findings`][schedlib.experiments.multisite.findings] the claims of
-§3-§7 and ours; [`page`][schedlib.experiments.multisite.page] the page's sections and
-figures; [`cli`][schedlib.experiments.multisite.cli] the command. Every public name of
+§3-§7 and ours; [`page`][schedlib.experiments.multisite.page] the page's sections;
+[`plots`][schedlib.experiments.multisite.plots] its figures;
+[`cli`][schedlib.experiments.multisite.cli] the command. Every public name of
 the rooms is re-exported here.
 
 Examples
@@ -72,15 +74,8 @@ True
 
 from schedlib.experiments.multisite.cli import add_arguments, data, main, rows, shown
 from schedlib.experiments.multisite.findings import QUICK_DIFFERS, claims, per_trace
-from schedlib.experiments.multisite.page import (
-    documented_summary,
-    extra_pages,
-    figures,
-    page_sections,
-    plot,
-    plot_k,
-    plot_single,
-)
+from schedlib.experiments.multisite.page import documented_summary, extra_pages, page_sections
+from schedlib.experiments.multisite.plots import figures, plot, plot_k, plot_single
 from schedlib.experiments.multisite.runs import (
     GROUPS,
     K_CONFIGURATIONS,

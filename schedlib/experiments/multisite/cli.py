@@ -7,7 +7,7 @@ from typing import Any
 
 from schedlib.experiments.command import Rows, passed_on, run_command
 from schedlib.experiments.multisite.findings import claims
-from schedlib.experiments.multisite.page import plot, plot_k
+from schedlib.experiments.multisite.plots import plot, plot_k
 from schedlib.experiments.multisite.runs import reproduce
 from schedlib.experiments.multisite.setup import (
     JOBS,

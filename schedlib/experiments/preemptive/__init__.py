@@ -82,13 +82,16 @@ completions (of any job) per measured arrival over the measured jobs' arrival sp
 ($\text{IAT} \cdot n / 1000$), by which the claims name IATs.
 
 **Rooms** (those of every reproduction, see [`schedlib.experiments`][schedlib.experiments];
-none folded): the distributions of the nodes and jobs, a replicate's grid and jobs, the
-offered load, the schedulers and the side studies are the
+none folded; `measures` is split from `findings`, which would grow beyond 700 lines):
+the distributions of the nodes and jobs, a replicate's grid and jobs, the offered load,
+the schedulers and the side studies are the
 [`setup`][schedlib.experiments.preemptive.setup]; one run and its waits, the design, the
 sweep, the means over replicates and the small grids of the victims' two readings are in
-[`runs`][schedlib.experiments.preemptive.runs]; the claims of §6.1, §6.2 and §7 in
-[`findings`][schedlib.experiments.preemptive.findings]; the page's sections and figures
-in [`page`][schedlib.experiments.preemptive.page]; the command in
+[`runs`][schedlib.experiments.preemptive.runs]; how each claim is measured per
+configuration (its comparisons, paired per replicate, and one measuring function per
+claim) in [`measures`][schedlib.experiments.preemptive.measures]; the claims of §6.1,
+§6.2 and §7 in [`findings`][schedlib.experiments.preemptive.findings]; the page's
+sections and figures in [`page`][schedlib.experiments.preemptive.page]; the command in
 [`cli`][schedlib.experiments.preemptive.cli]. Every public name of the rooms is
 re-exported here.
 
@@ -113,14 +116,11 @@ from schedlib.experiments.preemptive.cli import add_arguments, data, main, rows
 from schedlib.experiments.preemptive.findings import (
     ONE_EIGHTH,
     QUICK_DIFFERS,
-    SHORT,
     SPECS,
-    STEADY_DEPARTURES,
-    Config,
-    Index,
     claims,
     untestable,
 )
+from schedlib.experiments.preemptive.measures import SHORT, STEADY_DEPARTURES, Config, Index
 from schedlib.experiments.preemptive.page import (
     documented_rows,
     figures,
