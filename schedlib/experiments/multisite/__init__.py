@@ -32,7 +32,7 @@ same classes (paired comparisons), and the claims are judged over the replicates
 **Rows**, one per (trace, replicate, group, policy, $K$, selection, load factor,
 transfer), with `mean_turnaround` and `max_turnaround` (s), `utilisation`,
 `effective_utilisation`, `messages`, `minimum_messages` and `started` (jobs
-started). Four groups:
+started). Five groups:
 
 1. `policies`: at every load factor, the five schemes with every site holding a
    copy (greedy with one), and the single-site comparison: the four copies on
@@ -46,7 +46,10 @@ started). Four groups:
 4. `k-ours`: the same $K$ sweep for `greedy-mr` and `conservative-mr`: not the
    paper's (marked "ours" in the claims; EASY completion-time selection, from
    the shadow time only, is our extension: §5 says completion estimates need
-   conservative backfilling).
+   conservative backfilling);
+5. `ties`: at the first load factor, each other reading of a tie rule the paper
+   leaves open ([`TIE_RULES`][schedlib.experiments.multisite.TIE_RULES]) beside the
+   default, for its measured effect on the page.
 
 [`claims`][schedlib.experiments.multisite.claims] checks every claim of §3-§7.
 
@@ -67,7 +70,7 @@ Examples
 >>> rows = reproduce(traces=("sdsc",), jobs=30, load_factors=(1.0,), replicates=2,
 ...                  workers=1, traces_folder=None)
 >>> sorted({r["group"] for r in rows})
-['k', 'k-ours', 'policies', 'transfer']
+['k', 'k-ours', 'policies', 'ties', 'transfer']
 >>> len(claims(rows)) == len(claims([]))
 True
 """
