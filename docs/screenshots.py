@@ -11,7 +11,10 @@ a local port, and takes with a headless Chromium (Debian's `chromium`, or `$CHRO
   900 px (what a reader sees before scrolling: it must say which claims hold);
 - `NAME-page.png`: the whole page, `--width` px wide (cut at `--height`, 16,000 px);
 - `figure-FILE.png`: each figure of `docs/reproductions/` alone, at the width the page
-  shows it.
+  shows it;
+- a line per table wider than the text column at `--width` (with every collapsible block
+  open), with its header: a table a reader must scroll sideways to read. It exits 1 if
+  there is one.
 
 Look at them (any image viewer) before regenerating a page, and after. Without a
 Chromium it says so and exits 2; nothing here runs in CI.
@@ -22,8 +25,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import html
 import http.server
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -80,6 +86,48 @@ def _shot(chromium: str, url: str, target: Path, width: int, height: int, profil
     )
 
 
+WIDE_TABLES = """<script>
+window.addEventListener("load", function () {
+  document.querySelectorAll("details").forEach(function (d) { d.open = true; });
+  setTimeout(function () {
+    var wide = [];
+    document.querySelectorAll("article table").forEach(function (t) {
+      var box = t.closest(".md-typeset__scrollwrap") || t.parentElement;
+      if (t.scrollWidth > box.clientWidth + 2) {
+        var head = Array.from(t.querySelectorAll("th")).map(function (x) {
+          return x.textContent.trim(); }).join(" | ");
+        wide.push(t.scrollWidth + " px in " + box.clientWidth + " px: " + head);
+      }
+    });
+    var out = document.createElement("pre");
+    out.id = "wide-tables";
+    out.textContent = JSON.stringify(wide);
+    document.body.appendChild(out);
+  }, 300);
+});
+</script></body>"""
+
+
+def wide_tables(
+    chromium: str, site: Path, base: str, name: str, width: int, profile: Path
+) -> list[str]:
+    """The tables of a built page wider than their column at `width` px (every
+    collapsible block open), each as `"W px in C px: header | header ..."`."""  # fmt: skip
+    page = site / "reproductions" / name / "index.html"
+    probe = page.with_name("wide-tables.html")
+    probe.write_text(page.read_text().replace("</body>", WIDE_TABLES))
+    dom = subprocess.run(
+        [chromium, *FLAGS, f"--user-data-dir={profile}", f"--window-size={width},900",
+         "--virtual-time-budget=5000", "--dump-dom",
+         f"{base}/reproductions/{name}/{probe.name}"],
+        check=True, capture_output=True, text=True, timeout=120,
+    ).stdout  # fmt: skip
+    found = re.search(r'<pre id="wide-tables">(.*?)</pre>', dom, re.S)
+    if found is None:
+        raise RuntimeError(f"{name}: the table probe did not run")
+    return list(json.loads(html.unescape(found.group(1))))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="screenshots", help="folder of the PNGs")
@@ -100,22 +148,29 @@ def main(argv: list[str] | None = None) -> int:
             [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir",
              str(site)], cwd=ROOT, check=True,
         )  # fmt: skip
+        wide = []
         with _served(site) as base:
             for name in args.pages:
                 url = f"{base}/reproductions/{'' if name == 'index' else name + '/'}"
                 _shot(chromium, url, out / f"{name}-first-screen.png", args.width, 900, profile)
                 _shot(chromium, url, out / f"{name}-page.png", args.width, args.height, profile)
                 print(f"{name}: {out / name}-first-screen.png, -page.png", file=sys.stderr)
+                if name != "index":
+                    found = wide_tables(chromium, site, base, name, args.width, profile)
+                    wide += [f"{name}: table {t}" for t in found]
             for figure in sorted((ROOT / "docs" / "reproductions").glob("*.png")):
-                html = Path(work) / "site" / f"figure-{figure.stem}.html"
+                frame = Path(work) / "site" / f"figure-{figure.stem}.html"
                 shutil.copy(figure, site / figure.name)
-                html.write_text(
+                frame.write_text(
                     f'<body style="margin:0"><img src="{figure.name}" style="width:690px"></body>'
                 )
                 target = out / f"figure-{figure.stem}.png"
-                _shot(chromium, f"{base}/{html.name}", target, 690, 1200, profile)
+                _shot(chromium, f"{base}/{frame.name}", target, 690, 1200, profile)
                 print(f"figure: {target}", file=sys.stderr)
-    return 0
+    for line in wide:
+        print(line)
+    print(f"tables wider than the column at {args.width} px: {len(wide)}", file=sys.stderr)
+    return 1 if wide else 0
 
 
 if __name__ == "__main__":
