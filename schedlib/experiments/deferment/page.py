@@ -21,7 +21,7 @@ from schedlib.experiments.deferment.findings import (
     described,
 )
 from schedlib.experiments.deferment.setup import PAPER_INTERVALS, READINGS, ExperimentSettings
-from schedlib.experiments.pages import glance_markdown, markdown_table
+from schedlib.experiments.pages import glance_markdown, markdown_table, top_level_parts
 from schedlib.results.verdicts import ProportionEstimate
 
 
@@ -107,17 +107,6 @@ def _summary_tables(rows: Sequence[Mapping[str, Any]]) -> str:
     return markdown_table(times) + "\n\n" + markdown_table(others)
 
 
-def _top_level(text: str) -> list[str]:
-    """`text` split at each `"; "` outside parentheses."""
-    parts, depth, start = [], 0, 0
-    for i, char in enumerate(text):
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if depth == 0 and text.startswith("; ", i):
-            parts.append(text[start:i])
-            start = i + 2
-    return [*parts, text[start:]]
-
-
 def glance_estimate(ours: str) -> str:
     """What the verdicts at a glance show of a claim's `ours`: its first part; for a claim
     over configurations, the count that hold (without the list of which went which way)
@@ -131,7 +120,7 @@ def glance_estimate(ours: str) -> str:
     >>> glance_estimate("0.4 % [0.109, 1.02] (4 of 1000); in trial(s) 491, 506")
     '0.4 % [0.109, 1.02] (4 of 1000)'
     """
-    parts = _top_level(ours)
+    parts = top_level_parts(ours)
     head = parts[0]
     if " configurations hold" not in head:
         return head

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from schedlib.experiments.claims import OURS_MARK, VERDICTS
-from schedlib.experiments.pages import markdown_table
+from schedlib.experiments.pages import markdown_table, top_level_parts
 from schedlib.experiments.preemptive.findings import SHORT_NAMES
 from schedlib.experiments.preemptive.runs import (
     DEFAULT_NAME,
@@ -208,23 +208,6 @@ def reading_loads(rows: Sequence[Mapping[str, Any]]) -> str:
     return markdown_table(table)
 
 
-def _top_level(text: str) -> list[str]:
-    """`text` split at each "; " outside parentheses.
-
-    Examples
-    --------
-    >>> _top_level("every: 1 of 2 configurations hold (a: holds; b: inconclusive); more")
-    ['every: 1 of 2 configurations hold (a: holds; b: inconclusive)', 'more']
-    """
-    parts, depth, start = [], 0, 0
-    for n, char in enumerate(text):
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if depth == 0 and text.startswith("; ", n):
-            parts.append(text[start:n])
-            start = n + 2
-    return [*parts, text[start:]]
-
-
 def _estimate(row: Mapping[str, str]) -> str:
     """A claim's estimate without the further figures after it: for a claim over several
     configurations, how many hold (and the ties left out), without the list of each.
@@ -237,7 +220,7 @@ def _estimate(row: Mapping[str, str]) -> str:
     >>> _estimate({"ours": "-3.0 % ± 1.0 (n = 5); more"})
     '-3.0 % ± 1.0 (n = 5)'
     """
-    parts = _top_level(row.get("ours", "-"))
+    parts = top_level_parts(row.get("ours", "-"))
     first = parts[0]
     if not first.startswith(("every: ", "most: ")):
         return first
