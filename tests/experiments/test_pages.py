@@ -112,8 +112,9 @@ def test_multisite_other_pages_say_what_the_generator_writes() -> None:
 
 
 def test_multisite_page_says_the_documented_size_and_the_papers() -> None:
-    """'The documented run is 1,000 jobs per trace, a fifth of the paper's 5,000': the rows'
-    size, the default of `--jobs` (so the default run reproduces the page) and `--help`."""
+    """'The documented run is N jobs per trace' (and its share of the paper's 5,000): the
+    rows' size, the default of `--jobs` (so the default run reproduces the page) and
+    `--help`."""
     from schedlib.experiments.catalog import parse_options
     from schedlib.experiments.multisite import JOBS, PAPER_JOBS
 
@@ -121,10 +122,49 @@ def test_multisite_page_says_the_documented_size_and_the_papers() -> None:
     jobs = {r["jobs"] for r in full["rows"]}
     assert jobs == {JOBS} and PAPER_JOBS == 5000
     text = module.page_sections(full, full)["full-jobs"]
-    assert text == f"{JOBS:,} jobs per trace, a fifth of the paper's {PAPER_JOBS:,}"
+    if JOBS == PAPER_JOBS:
+        assert text == f"{JOBS:,} jobs per trace, the paper's size"
+    else:
+        assert text.startswith(f"{JOBS:,} jobs per trace, ") and f"paper's {PAPER_JOBS:,}" in text
     assert parse_options("multisite", {}).jobs == JOBS
     assert full["command"].startswith("schedlib reproduce multisite")
-    assert "--jobs" not in full["command"]  # the default size
+    assert "--jobs" not in full["command"] or f"--jobs {JOBS}" in full["command"]
+
+
+def test_multisite_help_states_the_documented_and_the_paper_size_times() -> None:
+    """`--help` says how long the full run takes (the documented run's CPU time, on 2
+    workers) and how long the paper's size takes (measured, or estimated on the page)."""
+    from schedlib.experiments.multisite import JOBS, PAPER_JOBS, page
+    from schedlib.experiments.multisite.cli import FULL_TIME, PAPER_TIME
+
+    _, full = _multisite()
+    hours = page.cpu_hours(full["rows"])
+    assert FULL_TIME == page.running_time(hours)
+    paper = page.paper_size_hours(full["rows"], page.row_growth())
+    assert paper is not None
+    if JOBS == PAPER_JOBS:
+        assert paper == hours
+    assert PAPER_TIME.startswith(f"about {paper:.0f} CPU hours"), (PAPER_TIME, paper)
+
+
+def test_multisite_paper_size_is_measured_once_the_documented_run_is_at_it() -> None:
+    """At the paper's size the section gives the measured CPU hours per load factor (no
+    estimate, no growth exponent), their sum and the time on 2 workers."""
+    from schedlib.experiments.multisite import PAPER_JOBS, page
+
+    rows = [
+        {"group": "policies", "jobs": PAPER_JOBS, "load_factor": f, "cpu_seconds": seconds}
+        for f, seconds in ((1.0, 1800.0), (1.0, 1800.0), (2.0, 18000.0))
+    ]
+    text = page._paper_size(rows, {})
+    assert "| 1 | 1.0 |" in text and "| 2 | 5.0 |" in text
+    assert "estimated" not in text and "exponent" not in text
+    assert "6.0 CPU hours in all" in text and "3.0 hours on 2 workers" in text
+    assert page.paper_size_hours(rows, {}) == 6.0
+    smaller = [{**r, "jobs": 1000} for r in rows]
+    assert page.paper_size_hours(smaller, {}) is None  # nothing to grow it by
+    growth = {1.0: (1000, 5000, 1.0, 5.0), 2.0: (1000, 5000, 1.0, 125.0)}
+    assert page.paper_size_hours(smaller, growth) == pytest.approx(1.0 * 5 + 5.0 * 125)
 
 
 def test_multisite_documented_cpu_seconds_are_the_rows_sums() -> None:

@@ -385,31 +385,92 @@ def exponent_at(factor: float, growth: Mapping[float, Growth]) -> float:
     return points[-1][1]
 
 
+def running_time(cpu_hours: float, workers: int = 2) -> str:
+    """A run's time as `--help` states it: the wall time on `workers` cores, then the CPU
+    time, in minutes below an hour of CPU and in hours from there.
+
+    Examples
+    --------
+    >>> running_time(0.485), running_time(11.9)
+    ('15 minutes (29 CPU minutes)', '6 hours (12 CPU hours)')
+    """
+    if cpu_hours < 1:
+        minutes = cpu_hours * 60
+        return f"{minutes / workers:.0f} minutes ({minutes:.0f} CPU minutes)"
+    return f"{cpu_hours / workers:.0f} hours ({cpu_hours:.0f} CPU hours)"
+
+
+def _hours_by_factor(rows: Sequence[Row]) -> list[tuple[float, float]]:
+    """The CPU hours of the runs of `rows` per load factor."""
+    return [
+        (f, sum(r.get("cpu_seconds") or 0.0 for r in rows if r["load_factor"] == f) / HOUR)
+        for f in _factors(rows)
+    ]
+
+
+def _paper_size_lines(
+    rows: Sequence[Row], growth: Mapping[float, Growth]
+) -> list[tuple[float, float, float, float]] | None:
+    """Per load factor: (factor, measured CPU hours, growth exponent, paper-size CPU hours),
+    the estimate `measured * (PAPER_JOBS / jobs) ** e`; `None` when the rows are not of one
+    size or no growth is measured."""
+    jobs = sorted({r["jobs"] for r in rows})
+    if len(jobs) != 1 or not growth:
+        return None
+    ratio = PAPER_JOBS / jobs[0]
+    lines = []
+    for f, hours in _hours_by_factor(rows):
+        e = exponent_at(f, growth)
+        lines.append((f, hours, e, hours * ratio**e))
+    return lines
+
+
+def paper_size_hours(rows: Sequence[Row], growth: Mapping[float, Growth]) -> float | None:
+    """The CPU hours of the paper-size run: measured when `rows` are at the paper's size,
+    else estimated from them and the measured `growth` (`None`: not estimated)."""
+    if {r["jobs"] for r in rows} == {PAPER_JOBS}:
+        return cpu_hours(rows)
+    lines = _paper_size_lines(rows, growth)
+    return None if lines is None else sum(line[3] for line in lines)
+
+
 def _paper_size(
     rows: Sequence[Row], growth: Mapping[float, Growth], performance: str = "../performance.md"
 ) -> str:
-    """The paper-size run (`PAPER_JOBS` per trace) estimated per load factor from the
-    documented run's CPU seconds and the measured growth of one conservative row
-    (`performance`: the link to the Performance page from the page it is shown on)."""
-    jobs = sorted({r["jobs"] for r in rows})
-    if len(jobs) != 1 or not growth:
-        return "Not estimated (no measured growth: see the Performance page)."
-    ratio = PAPER_JOBS / jobs[0]
-    table = []
-    total = 0.0
-    for f in _factors(rows):
-        hours = sum(r.get("cpu_seconds") or 0.0 for r in rows if r["load_factor"] == f) / HOUR
-        e = exponent_at(f, growth)
-        total += hours * ratio**e
-        table.append(
-            {
-                "load factor": f"{f:g}",
-                f"{jobs[0]:,} jobs, measured (CPU h)": f"{hours:.2f}",
-                "growth exponent": f"{e:.2f}",
-                f"{PAPER_JOBS:,} jobs, estimated (CPU h)": f"{hours * ratio**e:.1f}",
-            }
+    """The paper-size run (`PAPER_JOBS` per trace): measured when the documented run is at
+    the paper's size, else estimated per load factor from the documented run's CPU seconds
+    and the measured growth of one conservative row (`performance`: the link to the
+    Performance page from the page it is shown on)."""
+    if {r["jobs"] for r in rows} == {PAPER_JOBS}:
+        measured = [
+            {"load factor": f"{f:g}", f"{PAPER_JOBS:,} jobs, measured (CPU h)": f"{hours:.1f}"}
+            for f, hours in _hours_by_factor(rows)
+        ]
+        total = cpu_hours(rows)
+        return (
+            markdown_table(measured)
+            + "\n\n"
+            + textwrap.fill(
+                f"The documented run is at the paper's size: {total:.1f} CPU hours in all, "
+                f"measured (the rows' own CPU seconds), {total / 2:.1f} hours on 2 workers.",
+                90,
+            )
         )
-    measured = "; ".join(
+    lines = _paper_size_lines(rows, growth)
+    if lines is None:
+        return "Not estimated (no measured growth: see the Performance page)."
+    jobs = rows[0]["jobs"]
+    table = [
+        {
+            "load factor": f"{f:g}",
+            f"{jobs:,} jobs, measured (CPU h)": f"{hours:.2f}",
+            "growth exponent": f"{e:.2f}",
+            f"{PAPER_JOBS:,} jobs, estimated (CPU h)": f"{estimate:.1f}",
+        }
+        for f, hours, e, estimate in lines
+    ]
+    total = sum(line[3] for line in lines)
+    measured_growth = "; ".join(
         f"at load factor {f:.1f}, {growth_exponent(g):.2f} ({g[0]:,} jobs: {g[2]:.1f} CPU s; "
         f"{g[1]:,} jobs: {g[3]:.1f} CPU s)"
         for f, g in sorted(growth.items())
@@ -419,10 +480,10 @@ def _paper_size(
         + "\n\n"
         + textwrap.fill(
             f"In all about {total:.1f} CPU hours, {total / 2:.1f} hours on 2 workers. Each "
-            f"load factor's runs are taken to grow as $n^e$ from {jobs[0]:,} to "
+            f"load factor's runs are taken to grow as $n^e$ from {jobs:,} to "
             f"{PAPER_JOBS:,} jobs, $e$ the growth of the costliest run, one conservative-mr "
             f"row on SDSC-SP2, measured on the [Performance "
-            f"page]({performance}#conservative-backfilling-at-scale): {measured}; "
+            f"page]({performance}#conservative-backfilling-at-scale): {measured_growth}; "
             "linear in between (the $K$ sweeps and tie rules run at load factor 1.0). EASY "
             "runs grow more slowly: an estimate from above for them.",
             90,
@@ -613,7 +674,11 @@ def extra_pages(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str, 
                 f"The documented multi-site run ({_size(full)}; {cpu_hours(rows):.2f} CPU "
                 "hours), CPU seconds per group of runs and load factor:\n\n"
                 + _cpu_table(rows)
-                + "\n\nThe paper's size, estimated:\n\n"
+                + (
+                    "\n\nThe paper's size:\n\n"
+                    if {r["jobs"] for r in rows} == {PAPER_JOBS}
+                    else "\n\nThe paper's size, estimated:\n\n"
+                )
                 + _paper_size(rows, row_growth(), performance="")
             )
         },
