@@ -139,7 +139,7 @@ def test_multisite_help_states_the_documented_and_the_paper_size_times() -> None
 
     _, full = _multisite()
     hours = page.cpu_hours(full["rows"])
-    assert FULL_TIME == page.running_time(hours)
+    assert page.running_time(hours) == FULL_TIME
     paper = page.paper_size_hours(full["rows"], page.row_growth())
     assert paper is not None
     if JOBS == PAPER_JOBS:
