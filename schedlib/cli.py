@@ -1027,8 +1027,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             message = f"{error.filename}: {error.strerror}"
         print(f"{PROG}: error: {message}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as interrupted:  # a grid with --resume says what it kept
+        detail = f": {interrupted}" if str(interrupted) else ""
+        print(f"{PROG}: interrupted{detail}", file=sys.stderr)
         return 130
 
 

@@ -236,6 +236,37 @@ def test_bad_sweep_configurations_exit_2_before_any_run(
     assert not list(tmp_path.glob("*.jsonl"))  # nothing ran, nothing written
 
 
+def test_a_reproduction_interrupted_with_resume_says_what_it_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C in `reproduce NAME --resume FILE` ends with one line counting the runs the
+    file keeps (three finished here, then Ctrl-C), exit 130; without --resume, the plain
+    line."""
+    import importlib
+    import re
+
+    module = importlib.import_module("schedlib.execution.tasks")
+
+    def interrupted(function: Any, items: Any, *, on_result: Any, **kwargs: Any) -> Any:
+        for index in range(3):
+            on_result(index, {"run": index})  # three runs finish (stand-ins), then Ctrl-C
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(module, "run_all", interrupted)
+    runs = tmp_path / "runs.jsonl"
+    code, out, err = run(capsys, "reproduce", "pgs", "--quick", "--resume", str(runs))
+    assert (code, out) == (130, "")
+    last = err.splitlines()[-1]
+    assert re.fullmatch(
+        rf"schedlib: interrupted: 3 of \d+ runs are in {re.escape(str(runs))}; run the same "
+        "command again to continue",
+        last,
+    ), last
+    assert len(runs.read_text().splitlines()) == 4  # the header and the three runs
+    code, _, err = run(capsys, "reproduce", "pgs", "--quick")
+    assert code == 130 and err.splitlines()[-1] == "schedlib: interrupted"
+
+
 def test_a_sweep_interrupted_says_what_it_kept_and_how_to_continue(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

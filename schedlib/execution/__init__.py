@@ -31,12 +31,14 @@ from schedlib.execution.sweep import (
     sweep,
 )
 from schedlib.execution.tasks import (
+    GridInterrupted,
     ResumeFile,
     read_resume_file,
     run_tasks,
 )
 
 __all__ = [
+    "GridInterrupted",
     "ProgressBar",
     "ResumeFile",
     "RunFailedError",

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from pathlib import Path
@@ -58,11 +59,19 @@ from schedlib.errors import InvalidValueError, WorkloadFormatError
 from schedlib.execution.parallel import run_all
 from schedlib.execution.progress import ProgressBar
 
-__all__ = ["ResumeFile", "jsonable_result", "read_resume_file", "run_tasks"]
+__all__ = ["GridInterrupted", "ResumeFile", "jsonable_result", "read_resume_file", "run_tasks"]
 
 T = TypeVar("T")
 
 _HEADER = "schedlib runs"
+
+
+class GridInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a grid with a resume file: says how many runs the file keeps.
+
+    A `KeyboardInterrupt`, so whatever stops on Ctrl-C stops on it; its text is one line
+    for the command to print after "interrupted: ".
+    """
 
 
 def jsonable_result(result: Any) -> Any:
@@ -156,9 +165,57 @@ def _show(value: Any) -> str:
     return str(value)
 
 
-def _open_resume(
-    path: Path, name: str, options: Mapping[str, Any]
-) -> tuple[dict[str, Any], Any]:
+def _key_fields(key: str) -> dict[str, Any] | None:
+    """A key's fields when it is a JSON object (the multi-site grid's keys), else `None`."""
+    try:
+        value = json.loads(key)
+    except json.JSONDecodeError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _strangers_note(path: Path, done: Mapping[str, Any], grid: Sequence[str]) -> str | None:
+    """A note on the runs of a resume file that are not runs of this grid (`None`: none).
+
+    They are kept in the file and not used. The same options normally make the same grid;
+    a run that read its traces elsewhere (the real trace in one sitting, the embedded slice
+    in another) or another version's grid does not. The note names how the first one
+    differs from the nearest run of the grid, field by field when keys are JSON objects.
+
+    Examples
+    --------
+    >>> grid = ['{"data": "real trace", "load_factor": 1.0}']
+    >>> print(_strangers_note(Path("runs.jsonl"), {'{"data": "embedded slice", '
+    ...       '"load_factor": 1.0}': {}}, grid))  # doctest: +NORMALIZE_WHITESPACE
+    --resume runs.jsonl: 1 of its 1 runs are not runs of this grid and are not used (the
+    first differs from the nearest run of the grid in data: 'embedded slice' there, 'real
+    trace' here)
+    """
+    members = set(grid)
+    extra = [k for k in done if k not in members]
+    if not extra:
+        return None
+    note = (
+        f"--resume {path}: {len(extra)} of its {len(done)} runs are not runs of this grid "
+        "and are not used"
+    )
+    there = _key_fields(extra[0])
+    fields = [f for f in map(_key_fields, grid) if f is not None]
+    if there is None or not fields:
+        return note
+
+    def differing(here: dict[str, Any]) -> list[str]:
+        return [n for n in sorted(set(there) | set(here)) if there.get(n) != here.get(n)]
+
+    nearest = min(fields, key=lambda here: len(differing(here)))
+    named = "; ".join(
+        f"{n}: {there.get(n, '(absent)')!r} there, {nearest.get(n, '(absent)')!r} here"
+        for n in differing(nearest)[:3]
+    )
+    return f"{note} (the first differs from the nearest run of the grid in {named})"
+
+
+def _open_resume(path: Path, name: str, options: Mapping[str, Any]) -> tuple[dict[str, Any], Any]:
     """The results already in `path` and the file opened for appending (header written)."""
     asked = jsonable_result(dict(options))
     done: dict[str, Any] = {}
@@ -171,7 +228,8 @@ def _open_resume(
                 else f"with other options: {_difference(previous.options, asked)}"
             )
             raise InvalidValueError(
-                "--resume", str(path),
+                "--resume",
+                str(path),
                 f"was written {what}; use another file, or the options it was written with",
             )
         done = dict(previous.results)
@@ -251,6 +309,15 @@ def run_tasks(
         If `resume` was written with other options or by another grid.
     RunFailedError
         If a run raises (naming its task); finished results are in `resume`.
+    GridInterrupted
+        On Ctrl-C with a `resume` file (a `KeyboardInterrupt` saying how many runs it
+        keeps).
+
+    Warns
+    -----
+    UserWarning
+        When `resume` holds runs that are not runs of this grid (not used; see
+        `_strangers_note`).
 
     Notes
     -----
@@ -264,6 +331,10 @@ def run_tasks(
     sink = None
     if resume is not None:
         done, sink = _open_resume(Path(resume), name, options or {})
+    if resume is not None:
+        note = _strangers_note(Path(resume), done, list(unique))
+        if note is not None:
+            warnings.warn(note, stacklevel=2)
     pending = [k for k in unique if k not in done]
     if cost is not None:
         order = {k: i for i, k in enumerate(pending)}
@@ -284,6 +355,13 @@ def run_tasks(
         bar(finished)
         run_all(function, [unique[k] for k in pending], executor=executor, workers=workers,
                 on_result=record)  # fmt: skip
+    except KeyboardInterrupt:
+        if resume is None:
+            raise
+        raise GridInterrupted(
+            f"{finished} of {len(unique)} runs are in {resume}; run the same command again "
+            "to continue"
+        ) from None
     finally:
         if sink is not None:
             sink.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -134,3 +135,67 @@ def test_a_file_that_is_not_a_resume_file_is_refused_naming_its_line(tmp_path: P
     path.write_text('{"schedlib runs": "test", "options": {}}\nnot json\n{}\n')
     with pytest.raises(WorkloadFormatError, match=r"runs.jsonl:2: not a JSON line"):
         read_resume_file(path)
+
+
+INTERRUPT_AT: set[tuple[int, int]] = set()
+
+
+def interrupted(task: tuple[int, int]) -> dict[str, object]:
+    """`simulate`, with Ctrl-C arriving during the tasks of `INTERRUPT_AT`."""
+    if task in INTERRUPT_AT:
+        raise KeyboardInterrupt
+    return simulate(task)
+
+
+def test_ctrl_c_with_a_resume_file_says_how_many_runs_it_keeps(tmp_path: Path) -> None:
+    """Ctrl-C ends the grid with a `KeyboardInterrupt` that counts the runs in the file
+    (the command prints it: 'interrupted: 3 of 8 runs are in FILE; ...'); without a file it
+    is the plain one."""
+    from schedlib.execution import GridInterrupted
+
+    path = tmp_path / "runs.jsonl"
+    INTERRUPT_AT.add((4, 0))
+    try:
+        with pytest.raises(GridInterrupted) as caught:
+            run_tasks(interrupted, TASKS, key=key, options=OPTIONS, name="t", workers=1,
+                      resume=path)  # fmt: skip
+        kept = len(read_resume_file(path).results)
+        assert str(caught.value) == (
+            f"{kept} of 8 runs are in {path}; run the same command again to continue"
+        )
+        assert kept == 4  # (3, 0), (3, 1), (1, 0), (1, 1) ran before (4, 0)
+        with pytest.raises(KeyboardInterrupt) as plain:
+            run_tasks(interrupted, TASKS, key=key, options=OPTIONS, name="t", workers=1)
+        assert type(plain.value) is KeyboardInterrupt
+    finally:
+        INTERRUPT_AT.clear()
+
+
+def test_runs_of_another_grid_in_the_file_are_named_and_not_used(tmp_path: Path) -> None:
+    """A resume file with the same options may hold runs this grid does not have (its
+    traces read from elsewhere in another sitting): a warning counts them and names how the
+    first differs from the nearest run; the grid's results are not changed by them."""
+    import json as json_
+
+    grid = [{"data": "real trace", "n": n} for n in (1, 2, 3)]
+
+    def fields_key(task: dict[str, object]) -> str:
+        return json_.dumps(task, sort_keys=True)
+
+    path = tmp_path / "runs.jsonl"
+    other = [{**t, "data": "embedded slice"} for t in grid[:2]]
+    run_tasks(dict, other, key=fields_key, options=OPTIONS, name="t", workers=1, resume=path)
+    with pytest.warns(UserWarning) as caught:
+        results = run_tasks(dict, grid, key=fields_key, options=OPTIONS, name="t", workers=1,
+                            resume=path)  # fmt: skip
+    assert results == grid
+    (message,) = [str(w.message) for w in caught]
+    assert message.startswith(f"--resume {path}: 2 of its 2 runs are not runs of this grid")
+    assert message.endswith("in data: 'embedded slice' there, 'real trace' here)")
+    own = tmp_path / "own.jsonl"
+    run_tasks(dict, grid, key=fields_key, options=OPTIONS, name="t", workers=1, resume=own)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the grid's own runs only: no warning
+        again = run_tasks(dict, grid, key=fields_key, options=OPTIONS, name="t", workers=1,
+                          resume=own)  # fmt: skip
+    assert again == grid
