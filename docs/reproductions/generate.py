@@ -9,7 +9,8 @@ For each reproduction `NAME` (default: all of them, found through the registry
 `schedlib.experiments.REPRODUCTIONS`):
 
 - `--full` runs it at its full (default) sizes, stores what it found in
-  `schedlib/experiments/documented/NAME.json` (with the command, the commit and the
+  `schedlib/experiments/documented/NAME.json` (printing first the verdicts that moved
+  from the result it replaces; with the command, the commit and the
   date; a reproduction's `page` room may define `documented_rows(rows)`, the rows its
   page needs, to keep the file small, and `documented_summary(rows)`, more keys to
   store beside them) and draws the page's figures;
@@ -127,6 +128,14 @@ def main(argv: list[str] | None = None) -> int:
                 doc |= summary(outcome.rows)
             target = ROOT / "schedlib" / "experiments" / "documented" / f"{name}.json"
             target.parent.mkdir(exist_ok=True)
+            previous = documented.load(name)
+            moved = documented.moved_verdicts(previous, jsonable(doc))
+            print(f"{name}: {len(moved)} verdict(s) moved from the stored result"
+                  + (f" ({previous['command']}, {previous['date']})" if previous else ""),
+                  file=sys.stderr)  # fmt: skip
+            for m in moved:
+                print(f"  {m['claim']} [{m['column']}]: {m['before']} -> {m['after']}"
+                      f" ({m['ours']})", file=sys.stderr)  # fmt: skip
             target.write_text(
                 json.dumps(jsonable(doc), indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
             )

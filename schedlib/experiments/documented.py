@@ -32,6 +32,7 @@ __all__ = [
     "differing_claims",
     "differs",
     "load",
+    "moved_verdicts",
     "path_of",
 ]
 
@@ -129,3 +130,43 @@ def differing_claims(
         for row in rows
         if row["key"] in full and full[row["key"]] != row["verdict"]
     }
+
+
+def moved_verdicts(
+    before: Mapping[str, Any] | None, after: Mapping[str, Any]
+) -> list[dict[str, str]]:
+    """The verdicts that moved from one documented result to the next: one row per claim
+    and verdict column (the default reading's `verdict`, each other reading's `verdict
+    (...)`) whose verdict differs, with both and what the new run measured (`ours`).
+
+    A claim or a reading new in `after` is listed as `(absent)` before; one gone from it
+    as `(absent)` after. What `docs/reproductions/generate.py NAME --full` prints when it
+    replaces a stored result.
+
+    Examples
+    --------
+    >>> old = {"claims": [{"key": "a", "verdict": "holds", "ours": "1 %"},
+    ...                   {"key": "b", "verdict": "holds", "ours": "2 %"}]}
+    >>> new = {"claims": [{"key": "a", "verdict": "inconclusive", "ours": "0.5 %"},
+    ...                   {"key": "b", "verdict": "holds", "ours": "3 %",
+    ...                    "verdict (reading)": "holds"}]}
+    >>> for row in moved_verdicts(old, new):
+    ...     print(*row.values(), sep=" | ")
+    a | verdict | holds | inconclusive | 0.5 %
+    b | verdict (reading) | (absent) | holds | 3 %
+    """
+    absent = "(absent)"
+    old = {c["key"]: c for c in (before or {}).get("claims", [])}
+    new = {c["key"]: c for c in after.get("claims", [])}
+    moved = []
+    for key in [*new, *(k for k in old if k not in new)]:
+        was, now = old.get(key, {}), new.get(key, {})
+        columns = [c for c in {**was, **now} if c == "verdict" or c.startswith("verdict (")]
+        for column in columns:
+            a, b = str(was.get(column, absent)), str(now.get(column, absent))
+            if a != b:
+                moved.append(
+                    {"claim": key, "column": column, "before": a, "after": b,
+                     "ours": str(now.get("ours", was.get("ours", "")))}
+                )  # fmt: skip
+    return moved

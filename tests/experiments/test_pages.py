@@ -213,3 +213,36 @@ def test_multisite_page_times_are_in_seconds() -> None:
     generated = module.page_sections(full, full)
     assert not any("(h)" in text for text in generated.values())
     assert "single-site EASY (s)" in generated["full-single"]
+
+
+@pytest.mark.parametrize("name", sorted(REPRODUCTIONS))
+def test_moved_verdicts_lists_each_changed_verdict_of_every_reading_and_nothing_else(
+    name: str,
+) -> None:
+    """What generate.py prints when it replaces a stored result: nothing for the same
+    result; a changed default verdict, a changed reading's verdict, a claim gone and a claim
+    new, each once, with both verdicts."""
+    import copy
+
+    stored = documented.load(name)
+    assert stored is not None
+    assert documented.moved_verdicts(stored, stored) == []
+    after = copy.deepcopy(stored)
+    first, second, *_ = after["claims"]
+    first["verdict"] = "holds" if first["verdict"] != "holds" else "does not hold"
+    readings = [c for c in second if c.startswith("verdict (")]
+    if readings:
+        second[readings[0]] = "moved"
+    gone = after["claims"].pop()
+    after["claims"].append({"key": "new-claim", "verdict": "holds", "ours": "1 %"})
+    moved = {(m["claim"], m["column"]): (m["before"], m["after"])
+             for m in documented.moved_verdicts(stored, after)}  # fmt: skip
+    columns = [c for c in gone if c == "verdict" or c.startswith("verdict (")]
+    expected = {
+        (first["key"], "verdict"): (stored["claims"][0]["verdict"], first["verdict"]),
+        ("new-claim", "verdict"): ("(absent)", "holds"),
+        **{(gone["key"], c): (gone[c], "(absent)") for c in columns},
+    }
+    if readings:
+        expected[(second["key"], readings[0])] = (stored["claims"][1][readings[0]], "moved")
+    assert moved == expected
