@@ -240,8 +240,8 @@ def test_a_reproduction_interrupted_with_resume_says_what_it_kept(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Ctrl-C in `reproduce NAME --resume FILE` ends with one line counting the runs the
-    file keeps (three finished here, then Ctrl-C), exit 130; without --resume, the plain
-    line."""
+    file keeps (three finished here, then Ctrl-C), exit 130; the next sitting says first
+    what it found; without --resume, the plain line."""
     import importlib
     import re
 
@@ -263,6 +263,13 @@ def test_a_reproduction_interrupted_with_resume_says_what_it_kept(
         last,
     ), last
     assert len(runs.read_text().splitlines()) == 4  # the header and the three runs
+    code, _, err = run(capsys, "reproduce", "pgs", "--quick", "--resume", str(runs))
+    assert code == 130
+    first, *_, last = err.splitlines()
+    total = re.search(r"3 of (\d+) runs", err)
+    assert total is not None
+    assert first == f"schedlib: resuming: 3 of {total[1]} runs are in {runs}"
+    assert last.startswith(f"schedlib: interrupted: 6 of {total[1]} runs are in {runs}; ")
     code, _, err = run(capsys, "reproduce", "pgs", "--quick")
     assert code == 130 and err.splitlines()[-1] == "schedlib: interrupted"
 

@@ -263,6 +263,7 @@ def run_tasks(
     cost: Callable[[T], float] | None = None,
     label: str | None = None,
     progress: bool = False,
+    report: Callable[[str], None] | None = None,
 ) -> list[Any]:
     """`[function(t) for t in tasks]` (through JSON), expensive runs first, resumable.
 
@@ -296,6 +297,9 @@ def run_tasks(
         Progress bar label (`None`: `name`).
     progress
         Draw a progress bar on standard error (on a terminal only).
+    report
+        Told, in one line, what a resumed grid found in `resume` ("resuming: 9 of 714
+        runs are in runs.jsonl"), when it found some.
 
     Returns
     -------
@@ -336,6 +340,8 @@ def run_tasks(
         if note is not None:
             warnings.warn(note, stacklevel=2)
     pending = [k for k in unique if k not in done]
+    if report is not None and len(pending) < len(unique):
+        report(f"resuming: {len(unique) - len(pending)} of {len(unique)} runs are in {resume}")
     if cost is not None:
         order = {k: i for i, k in enumerate(pending)}
         pending.sort(key=lambda k: (-cost(unique[k]), order[k]))

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from typing import Any, TypeVar
@@ -67,6 +68,8 @@ class Execution:
         The reproduction (`multisite`).
     progress
         Draw a progress bar on standard error (on a terminal only).
+    report
+        Told, in one line, how much a resumed grid found in its file (`None`: nobody).
     """
 
     workers: int | None = None
@@ -75,6 +78,7 @@ class Execution:
     options: Mapping[str, Any] = attrs.field(factory=dict, eq=False)
     name: str = ""
     progress: bool = False
+    report: Callable[[str], None] | None = attrs.field(default=None, eq=False)
 
 
 def run_grid(
@@ -120,6 +124,7 @@ def run_grid(
         cost=cost,
         label=where.name or None,
         progress=where.progress,
+        report=where.report,
     )
 
 
@@ -165,7 +170,12 @@ def execution_of(
             options=deciding_options(args),
             name=name,
             progress=progress,
+            report=_to_standard_error,
         )
+
+
+def _to_standard_error(line: str) -> None:
+    print(f"schedlib: {line}", file=sys.stderr)
 
 
 def int_tuple(value: Iterable[int]) -> tuple[int, ...]:
