@@ -268,8 +268,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "ctrl-c-traceback",
         "results",
         "schedlib/cli.py",
-        "        return 2\n    except KeyboardInterrupt:",
-        "        return 2\n    except ZeroDivisionError:",
+        "        return 2\n    except KeyboardInterrupt as interrupted:",
+        "        return 2\n    except ZeroDivisionError as interrupted:",
         ("tests/results/test_interrupted.py",),
         "Ctrl-C ends the command with a traceback",
     ),
@@ -281,6 +281,16 @@ MUTANTS: tuple[Mutant, ...] = (
         "    signal.signal(signal.SIGINT, signal.default_int_handler)",
         ("tests/results/test_interrupted.py",),
         "pool workers take Ctrl-C themselves (tracebacks, or a command that hangs)",
+    ),
+    Mutant(
+        "stopped-pool-manager-left-running",
+        "results",
+        "schedlib/execution/parallel.py",
+        "        manager.join(timeout=_MANAGER_GRACE)",
+        "        pass",
+        ("tests/results/test_interrupted.py",),
+        "after Ctrl-C the pool's manager thread may close its pipe while Python exits "
+        "(an 'Exception ignored' traceback after 'interrupted')",
     ),
     Mutant(
         "dead-worker-unnamed",

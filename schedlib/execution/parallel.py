@@ -240,13 +240,24 @@ def _ctrl_c_deferred() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
+_MANAGER_GRACE = 10.0
+"""Seconds a stopped pool's manager thread is given to clean up (it needs far less)."""
+
+
 def _stop(pool: ProcessPoolExecutor) -> None:
     """Stop a local pool at once: end the workers (the pool then fails the runs left)."""
     # no public handle on the workers before Python 3.14 (`terminate_workers`)
     for worker in list((getattr(pool, "_processes", None) or {}).values()):
         with contextlib.suppress(OSError):
             worker.terminate()
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False)
+    # Let the pool's manager thread see its workers gone and close its wake-up pipe before
+    # we go on: at the interpreter's exit, Python 3.11 wakes every live manager thread
+    # through that pipe without a lock, and one closing it at that moment prints "Exception
+    # ignored in: <module 'threading'> ... Bad file descriptor" after "interrupted".
+    if manager is not None:
+        manager.join(timeout=_MANAGER_GRACE)
 
 
 def parallel_map(
