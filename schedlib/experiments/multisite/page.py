@@ -400,6 +400,11 @@ def running_time(cpu_hours: float, workers: int = 2) -> str:
     return f"{cpu_hours / workers:.0f} hours ({cpu_hours:.0f} CPU hours)"
 
 
+def _at_paper_size(rows: Sequence[Row]) -> bool:
+    """Whether every run of `rows` is at the paper's size (`PAPER_JOBS` per trace)."""
+    return {r["jobs"] for r in rows} == {PAPER_JOBS}
+
+
 def _hours_by_factor(rows: Sequence[Row]) -> list[tuple[float, float]]:
     """The CPU hours of the runs of `rows` per load factor."""
     return [
@@ -428,7 +433,7 @@ def _paper_size_lines(
 def paper_size_hours(rows: Sequence[Row], growth: Mapping[float, Growth]) -> float | None:
     """The CPU hours of the paper-size run: measured when `rows` are at the paper's size,
     else estimated from them and the measured `growth` (`None`: not estimated)."""
-    if {r["jobs"] for r in rows} == {PAPER_JOBS}:
+    if _at_paper_size(rows):
         return cpu_hours(rows)
     lines = _paper_size_lines(rows, growth)
     return None if lines is None else sum(line[3] for line in lines)
@@ -441,7 +446,7 @@ def _paper_size(
     the paper's size, else estimated per load factor from the documented run's CPU seconds
     and the measured growth of one conservative row (`performance`: the link to the
     Performance page from the page it is shown on)."""
-    if {r["jobs"] for r in rows} == {PAPER_JOBS}:
+    if _at_paper_size(rows):
         measured = [
             {"load factor": f"{f:g}", f"{PAPER_JOBS:,} jobs, measured (CPU h)": f"{hours:.1f}"}
             for f, hours in _hours_by_factor(rows)
@@ -676,7 +681,7 @@ def extra_pages(full: Mapping[str, Any], quick: Mapping[str, Any]) -> dict[str, 
                 + _cpu_table(rows)
                 + (
                     "\n\nThe paper's size:\n\n"
-                    if {r["jobs"] for r in rows} == {PAPER_JOBS}
+                    if _at_paper_size(rows)
                     else "\n\nThe paper's size, estimated:\n\n"
                 )
                 + _paper_size(rows, row_growth(), performance="")
