@@ -431,8 +431,22 @@ def _paper_size_lines(
 
 
 def paper_size_hours(rows: Sequence[Row], growth: Mapping[float, Growth]) -> float | None:
-    """The CPU hours of the paper-size run: measured when `rows` are at the paper's size,
-    else estimated from them and the measured `growth` (`None`: not estimated)."""
+    r"""The CPU hours of the paper-size run: measured when `rows` are at the paper's size,
+    else estimated from them and the measured `growth` (`None`: not estimated).
+
+    Notes
+    -----
+    Estimated as $\sum_f h_f \, (5000 / n)^{e_f}$: $h_f$ the CPU hours of the runs at load
+    factor $f$ on $n$ jobs per trace, $e_f$ the growth exponent at $f$ (`exponent_at`).
+
+    Examples
+    --------
+    >>> rows = [{"group": "policies", "jobs": 1000, "load_factor": 2.0, "cpu_seconds": 3600.0}]
+    >>> paper_size_hours(rows, {2.0: (1000, 5000, 1.0, 25.0)})  # grows as n^2: x 25
+    25.0
+    >>> paper_size_hours([{**rows[0], "jobs": 5000}], {})  # measured
+    1.0
+    """
     if _at_paper_size(rows):
         return cpu_hours(rows)
     lines = _paper_size_lines(rows, growth)
