@@ -71,6 +71,14 @@ class GridInterrupted(KeyboardInterrupt):
 
     A `KeyboardInterrupt`, so whatever stops on Ctrl-C stops on it; its text is one line
     for the command to print after "interrupted: ".
+
+    Examples
+    --------
+    >>> stop = GridInterrupted("3 of 8 runs are in runs.jsonl; run the same command again")
+    >>> isinstance(stop, KeyboardInterrupt)
+    True
+    >>> print(f"interrupted: {stop}")
+    interrupted: 3 of 8 runs are in runs.jsonl; run the same command again
     """
 
 
