@@ -1,7 +1,7 @@
 r"""Reproduction of Sabin et al. (2003), §3-§7: one job stream over four heterogeneous sites.
 
 ```text
-schedlib reproduce multisite [--trace ctc|sdsc|both|FILE] [--traces DIR] [--jobs 1000]
+schedlib reproduce multisite [--trace ctc|sdsc|both|FILE] [--traces DIR] [--jobs 5000]
                              [--replicates 5] [--load-factors 1.0,1.2,...,2.0] [--seed 0]
                              [--quick] [--claims]
                              [--workers W | --dask-local N | --scheduler ADDRESS]
@@ -10,9 +10,9 @@ schedlib reproduce multisite [--trace ctc|sdsc|both|FILE] [--traces DIR] [--jobs
 
 **Workload** ([`paper_workload`][schedlib.experiments.multisite.paper_workload]):
 the first `--jobs` jobs of each trace (default
-[`JOBS`][schedlib.experiments.multisite.JOBS] = 1000, the documented result's size; the
-paper's 5000, [`PAPER_JOBS`][schedlib.experiments.multisite.PAPER_JOBS], takes CPU hours
-to be spread over workers), submitted at each of
+[`JOBS`][schedlib.experiments.multisite.JOBS] = 5000, the paper's
+([`PAPER_JOBS`][schedlib.experiments.multisite.PAPER_JOBS]) and the documented result's
+size, which takes CPU hours to be spread over workers), submitted at each of
 the paper's four sites (the last two copies three hours later), each copy's
 jobs given a job class (Table 1) drawn from the replicate's own random stream
 ([`schedlib.replicates`][schedlib.replicates]: replicate $r$ of `--seed` $s$ draws

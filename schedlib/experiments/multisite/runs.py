@@ -301,8 +301,7 @@ def reproduce(
         [`find_trace`][schedlib.workloads.locate.find_trace] says, each
         replaced by its own embedded slice when absent.
     jobs
-        The first `jobs` jobs of each trace (by default `JOBS`, 1000; the paper's is
-        `PAPER_JOBS`, 5000).
+        The first `jobs` jobs of each trace (by default `JOBS`, the paper's 5000).
     replicates
         Independent draws of the job classes (and data sizes).
     seed

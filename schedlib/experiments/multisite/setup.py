@@ -37,16 +37,17 @@ K_OURS = ("greedy-mr", "conservative-mr")
 """Our extra $K$ sweeps (not the paper's)."""
 REPLICATES = 5
 """Replicates (class seeds) of a full run."""
-JOBS = 1000
-"""Jobs per trace of a full run, the default of `--jobs`: the documented result's size, a
-fifth of the paper's (`PAPER_JOBS`). A run of the default options reproduces the
-documented page in CPU minutes; the paper's size takes CPU hours (conservative
-backfilling with compression grows faster than the square of the trace at the high load
-factors: the reservations it must move do, see the Performance page), to be spread with
-`--dask-local N` or `--scheduler ADDRESS` and kept with `--resume FILE` (the how-to "Run
-the paper-size multi-site reproduction on a cluster")."""
 PAPER_JOBS = 5000
-"""Jobs per trace in the paper: the first 5000 of each trace (§3); `--jobs 5000`."""
+"""Jobs per trace in the paper: the first 5000 of each trace (§3)."""
+JOBS = PAPER_JOBS
+"""Jobs per trace of a full run, the default of `--jobs`: the paper's size and the
+documented result's, so a run of the default options reproduces the documented page. It
+takes CPU hours (conservative backfilling with compression grows faster than the square
+of the trace at the high load factors: the reservations it must move do, see the
+Performance page), stated by `--help` and measured on the page, to be spread with
+`--dask-local N` or `--scheduler ADDRESS` and kept with `--resume FILE` (the how-to "Run
+the paper-size multi-site reproduction on a cluster"); `--jobs 1000` runs a fifth of the
+trace in CPU minutes."""
 
 TIE_RULES: dict[str, tuple[str, str]] = {
     "site-order-index": (
