@@ -24,12 +24,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from schedlib.experiments.claims import Claim, expectation
-from schedlib.experiments.multisite.setup import K_OURS
+from schedlib.experiments.multisite.setup import JOBS, K_OURS, LOAD_FACTORS, REPLICATES
 from schedlib.results.verdicts import Configurations, Expect, MeanEstimate, Measured, Part, Tie
 
 _POWER = (
     "power: three replicates of 300 jobs at two load factors leave intervals wider than the "
-    "claim's margin; five replicates of 1000 jobs at six load factors decide it"
+    f"claim's margin; {REPLICATES} replicates of {JOBS} jobs at {len(LOAD_FACTORS)} load "
+    "factors decide it"
 )
 QUICK_DIFFERS: dict[str, str] = {
     "conservative-much-better-multisite": _POWER,
