@@ -264,33 +264,50 @@ def test_multisite_page_prose_says_what_the_documented_verdicts_say() -> None:
     text = (PAGES / "multisite.md").read_text(encoding="utf-8")
     section = text[text.index("**What reproduces and what does not.**") : text.index("Every ±")]
     said = " ".join(section.split())
-    # "the large effects reproduce"
-    assert "the large effects reproduce" in said
-    assert verdict["conservative-much-better-multisite"] == "holds"
-    assert verdict["efficacy-better-turnaround"] == "holds"
-    # "the small ones the paper words as 'slightly' or 'minimal' cannot be decided"
-    assert "cannot be decided with five replicates" in said
-    for key in ("greedy-mr-slightly-better", "greedy-mr-utilisation-slightly-higher",
-                "efficacy-worst-case-under-5"):  # fmt: skip
-        assert verdict[key] == "inconclusive", key
-    # "cancelling only the slower copies makes turnaround worse on both traces"
-    assert "cancelling only the slower copies makes turnaround worse on both traces" in said
-    assert {v for v, _ in per_trace["cancel-slower-improves-slightly"].values()} == {
-        "does not hold"
-    }
-    assert all(m > 0 for _, m in per_trace["cancel-slower-improves-slightly"].values())
-    # "on one site EASY beats conservative backfilling on CTC-SP2 but not on SDSC-SP2"
-    assert "EASY beats conservative backfilling on CTC-SP2 but not on SDSC-SP2" in said
-    single = per_trace["aggressive-better-single-site"]
-    assert single["CTC-SP2"][0] == "holds" and single["SDSC-SP2"][0] == "does not hold"
-    # "Most of §7's claims about K, data transfer and messages reproduce on both traces"
-    assert "Most of §7's claims about $K$, data transfer and messages reproduce" in said
+    # "§7's claims about K, data transfer and messages reproduce on both traces, except that
+    # choosing the sites by completion time falls short of a 'significant' change on CTC-SP2"
+    assert "§7's claims about $K$, data transfer and messages reproduce on both traces" in said
+    assert 'falls short of a "significant" change on CTC-SP2' in said
     section7 = [
         "k2-greatest-gain",
-        "completion-selection-better",
         "completion-small-k-almost-k4",
         "transfer-increases-turnaround",
         "transfer-keeps-trends",
         "messages-grow-with-k",
     ]
-    assert sum(verdict[k] == "holds" for k in section7) > len(section7) / 2
+    assert all(verdict[k] == "holds" for k in section7)
+    completion = per_trace["completion-selection-better"]
+    assert completion["CTC-SP2"][0] != "holds" and completion["SDSC-SP2"][0] == "holds"
+    # "Of the policy comparisons (§4-§6), most reproduce, efficacy priority's among them"
+    assert "most reproduce, efficacy priority's among them" in said
+    policies = [c["key"] for c in full["claims"][:11]]
+    assert sum(verdict[k] == "holds" for k in policies) > len(policies) / 2
+    for key in ("efficacy-better-turnaround", "efficacy-higher-effective-utilisation",
+                "fcfs-higher-raw-utilisation", "efficacy-worst-case-under-5"):  # fmt: skip
+        assert verdict[key] == "holds", key
+    # "three go the other way on both traces: multiple requests improve turnaround far more
+    # than 'only very slightly', cancelling only the slower copies makes turnaround worse,
+    # and on one site EASY does not beat conservative backfilling (it is ahead at the low
+    # load factors, behind at the high ones)"
+    assert "three go the other way on both traces" in said
+    other_way = {
+        "greedy-mr-slightly-better": lambda m: m < 0,
+        "cancel-slower-improves-slightly": lambda m: m > 0,
+        "aggressive-better-single-site": lambda m: m > 0,
+    }
+    for key, direction in other_way.items():
+        assert {v for v, _ in per_trace[key].values()} == {"does not hold"}, key
+        assert all(direction(m) for _, m in per_trace[key].values()), key
+    assert "it is ahead at the low load factors, behind at the high ones" in said
+    single = {
+        (r["trace"], r["load_factor"], r["policy"]): r["mean_turnaround"]
+        for r in full["rows"]
+        if r["policy"] in ("single-easy", "single-conservative")
+    }
+    for trace in ("CTC-SP2", "SDSC-SP2"):
+        low = (single[trace, 1.0, "single-easy"], single[trace, 1.0, "single-conservative"])
+        assert low[0] < low[1], trace  # EASY ahead at the lowest load factor
+        at = {f: (single[trace, f, "single-easy"], single[trace, f, "single-conservative"])
+              for f in (1.8, 2.0)}  # fmt: skip
+        assert at[1.8][1] < at[1.8][0], trace  # the QUICK_DIFFERS reason: conservative ahead
+        assert at[2.0][1] < 0.9 * at[2.0][0], trace  # ... and far ahead (over 10 %) at 2.0
