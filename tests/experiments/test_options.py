@@ -47,7 +47,7 @@ def test_every_reproduction_keeps_typed_values_under_quick(name: str) -> None:
 
 def test_options_are_resolved_values_not_markers() -> None:
     args = parse_options("multisite", {})
-    assert args.jobs == 1000 and type(args.jobs) is int
+    assert args.jobs == 5000 and type(args.jobs) is int  # the paper's size, the default
     assert args.load_factors == (1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
 
 
